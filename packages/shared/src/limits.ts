@@ -1,0 +1,13 @@
+/** Business constants of spec §9, shared by the server and the web client. */
+export const IMAGE_MAX_BYTES = 5 * 1024 * 1024;
+export const IMAGE_MIME_TYPES = ['image/jpeg', 'image/png'] as const;
+export type ImageMimeType = (typeof IMAGE_MIME_TYPES)[number];
+
+export const NICKNAME_MAX_LENGTH = 32;
+export const NAME_MAX_LENGTH = 100;
+export const EMAIL_MAX_LENGTH = 254;
+export const PASSWORD_MIN_LENGTH = 8;
+export const PASSWORD_MAX_LENGTH = 128;
+export const BIOGRAPHY_MAX_LENGTH = 2000;
+
+export const TOAST_AUTO_CLOSE_MS = 3000;
