@@ -1,0 +1,144 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { baseURL, launchBrowser, newVisitor, uniqueEmail } from './support/browser';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser.close();
+});
+
+const PASSWORD = 'correct-horse-42';
+
+async function fillRegistration(page: Page, who: { firstName: string; lastName: string; email: string }) {
+  await page.getByLabel('First name').fill(who.firstName);
+  await page.getByLabel('Last name').fill(who.lastName);
+  await page.getByLabel('Email').fill(who.email);
+  await page.getByLabel('Password').fill(PASSWORD);
+}
+
+async function pathOf(page: Page): Promise<string> {
+  const url = new URL(page.url());
+  return url.pathname + url.search;
+}
+
+async function expectToast(page: Page, text: string) {
+  await page.getByRole('alert').filter({ hasText: text }).first().waitFor();
+}
+
+async function openAccountMenu(page: Page, firstName: string) {
+  await page.getByRole('navigation').getByRole('button', { name: firstName }).click();
+}
+
+describe('accounts in the browser', () => {
+  it('registers a creator, lands on the creator dashboard, and logs out to the home page', async () => {
+    const { context, page } = await newVisitor(browser);
+    await page.goto('/register');
+    await fillRegistration(page, { firstName: 'Ada', lastName: 'Stage', email: uniqueEmail('creator') });
+    await page.getByRole('button', { name: 'Create', exact: true }).click();
+
+    await page.waitForURL('**/creators/dashboard');
+    await expectToast(page, 'Created and logged in successfully!');
+
+    await openAccountMenu(page, 'Ada');
+    const items = await page.getByRole('menuitem').allInnerTexts();
+    expect(items.map((t) => t.trim())).toEqual([
+      'Dashboard',
+      'Create Event',
+      'My Events',
+      'My Profile',
+      'Logout',
+    ]);
+    await page.getByRole('menuitem', { name: 'Logout' }).click();
+
+    await page.waitForURL(`${baseURL()}/`);
+    await expectToast(page, 'Logged out successfully');
+    await expect(page.getByRole('link', { name: 'Create account' }).isVisible()).resolves.toBe(true);
+    await expect(page.getByRole('link', { name: 'Login', exact: true }).isVisible()).resolves.toBe(true);
+    await context.close();
+  });
+
+  it('sends a logged-out visitor of a private route to /login with the full path as redirect', async () => {
+    const { context, page } = await newVisitor(browser);
+    await page.goto('/user/dashboard');
+    await page.waitForURL('**/login?redirect=*');
+    expect(await pathOf(page)).toBe('/login?redirect=%2Fuser%2Fdashboard');
+    await context.close();
+  });
+
+  it('registers a spectator, then logs in through /user/login?redirect=… and lands on the target', async () => {
+    const email = uniqueEmail('fan');
+    const { context, page } = await newVisitor(browser);
+    await page.goto('/user/register');
+    await fillRegistration(page, { firstName: 'Bea', lastName: 'Front', email });
+    await page.getByRole('button', { name: 'Create', exact: true }).click();
+    await page.waitForURL('**/user/dashboard');
+    await expectToast(page, 'Account created and logged in successfully!');
+    await expect(page.getByText(email).first().isVisible()).resolves.toBe(true);
+
+    await openAccountMenu(page, 'Bea');
+    const items = await page.getByRole('menuitem').allInnerTexts();
+    expect(items.map((t) => t.trim())).toEqual(['Dashboard', 'My Tickets', 'Profile', 'Logout']);
+    await page.getByRole('menuitem', { name: 'Logout' }).click();
+    await page.waitForURL(`${baseURL()}/`);
+
+    await page.goto('/user/dashboard/profile');
+    await page.waitForURL('**/login?redirect=*');
+    expect(await pathOf(page)).toBe('/login?redirect=%2Fuser%2Fdashboard%2Fprofile');
+
+    await page.goto('/user/login?redirect=%2Fuser%2Fdashboard%2Fprofile');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL('**/user/dashboard/profile');
+    await expectToast(page, 'Welcome!');
+    await context.close();
+  });
+
+  it('edits a profile: nickname rules are shown next to the field, success goes to the dashboard', async () => {
+    const taken = uniqueEmail('taken');
+    const { context: other } = await newVisitor(browser);
+    const registered = await other.request.post('/api/auth/register/user', {
+      data: { firstName: 'Taken', lastName: 'Name', email: taken, password: PASSWORD },
+    });
+    expect(registered.status()).toBe(201);
+    const takenNickname = ((await registered.json()) as { user: { nickname: string } }).user.nickname;
+    await other.close();
+
+    const { context, page } = await newVisitor(browser);
+    await page.goto('/user/register');
+    await fillRegistration(page, { firstName: 'Cy', lastName: 'Editor', email: uniqueEmail('editor') });
+    await page.getByRole('button', { name: 'Create', exact: true }).click();
+    await page.waitForURL('**/user/dashboard');
+
+    await page.getByRole('link', { name: 'Edit Profile' }).click();
+    await page.waitForURL('**/user/dashboard/profile');
+    const nickname = page.getByLabel('Nickname');
+    const nicknameError = page.locator('#nickname-error');
+
+    await nickname.fill('not valid!');
+    await page.getByRole('button', { name: 'Update Profile' }).click();
+    await nicknameError.waitFor();
+    expect(await nicknameError.innerText()).toBe(
+      'Only letters, numbers, hyphens (-) and underscores (_). Max 32 characters.',
+    );
+    expect(await nickname.getAttribute('aria-describedby')).toContain('nickname-error');
+
+    await nickname.fill(takenNickname);
+    await page.getByRole('button', { name: 'Update Profile' }).click();
+    await page.getByText('This nickname is already taken').waitFor();
+    expect(await nicknameError.innerText()).toBe('This nickname is already taken');
+
+    await nickname.fill('cy_the-editor');
+    await page.getByLabel('First name').fill('Cyrus');
+    await page.getByRole('button', { name: 'Update Profile' }).click();
+    await page.waitForURL('**/user/dashboard');
+    await expectToast(page, 'Profile updated successfully!');
+    await expect(
+      page.getByRole('navigation').getByRole('button', { name: 'Cyrus' }).isVisible(),
+    ).resolves.toBe(true);
+    await context.close();
+  });
+});
