@@ -1,0 +1,202 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { ErrorBody } from '@stagedoor/shared/errors';
+import { sql } from 'drizzle-orm';
+import { afterAll, describe, expect, it } from 'vitest';
+import { api } from '../test/factories';
+import { createTestApp } from '../test/test-app';
+
+const app = await createTestApp();
+afterAll(() => app.close());
+
+describe('GET /api/health', () => {
+  it('answers ok once the database answers', async () => {
+    const response = await api(app, { method: 'GET', url: '/api/health' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ status: 'ok' });
+  });
+});
+
+describe('every response', () => {
+  it('carries the security headers, with a CSP fit for the web app', async () => {
+    const response = await api(app, { method: 'GET', url: '/api/health' });
+    const csp = String(response.headers['content-security-policy']);
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).toContain("img-src 'self' data: blob:");
+    expect(csp).toContain("media-src 'self' blob: mediastream:");
+    expect(csp).toContain("connect-src 'self' ws: wss:");
+    expect(csp).toContain("style-src 'self' 'unsafe-inline'");
+    expect(csp).toContain("script-src 'self'");
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
+    expect(response.headers['x-frame-options']).toBe('SAMEORIGIN');
+    expect(response.headers['cross-origin-resource-policy']).toBe('same-origin');
+    expect(response.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
+  it('echoes a generated x-request-id', async () => {
+    const first = await api(app, { method: 'GET', url: '/api/health' });
+    const second = await api(app, { method: 'GET', url: '/api/health' });
+    expect(first.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(second.headers['x-request-id']).not.toBe(first.headers['x-request-id']);
+  });
+
+  it('keeps a sane incoming x-request-id and replaces a malformed one', async () => {
+    const kept = await api(app, {
+      method: 'GET',
+      url: '/api/health',
+      headers: { 'x-request-id': 'edge-42.a' },
+    });
+    expect(kept.headers['x-request-id']).toBe('edge-42.a');
+    const replaced = await api(app, {
+      method: 'GET',
+      url: '/api/health',
+      headers: { 'x-request-id': 'bad id\twith spaces' },
+    });
+    expect(replaced.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
+
+describe('errors', () => {
+  it('answers an unknown /api route with a JSON 404 in the error format', async () => {
+    const response = await api(app, { method: 'GET', url: '/api/no-such-thing?x=1' });
+    expect(response.statusCode).toBe(404);
+    expect(response.headers['content-type']).toContain('application/json');
+    expect(response.headers['x-request-id']).toBeDefined();
+    expect(response.json<ErrorBody>()).toEqual({
+      statusCode: 404,
+      code: 'NOT_FOUND',
+      message: 'Route GET /api/no-such-thing not found',
+    });
+  });
+
+  it('answers malformed JSON with a 400 in the error format', async () => {
+    const response = await api(app, {
+      method: 'POST',
+      url: '/api/auth/login/user',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"email":',
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json<ErrorBody>()).toMatchObject({ statusCode: 400, code: 'VALIDATION_FAILED' });
+  });
+
+  it('answers an unsupported body type with a 415 in the error format', async () => {
+    const response = await api(app, {
+      method: 'POST',
+      url: '/api/auth/login/user',
+      headers: { 'content-type': 'text/csv' },
+      payload: 'a,b',
+    });
+    expect(response.statusCode).toBe(415);
+    expect(response.json<ErrorBody>()).toMatchObject({ statusCode: 415, code: 'UNSUPPORTED_MEDIA_TYPE' });
+  });
+
+  it('does not serve the web app when there is no build', async () => {
+    const response = await api(app, { method: 'GET', url: '/events', headers: { accept: 'text/html' } });
+    expect(response.statusCode).toBe(404);
+    expect(response.json<ErrorBody>().code).toBe('NOT_FOUND');
+  });
+});
+
+describe('an internal failure', () => {
+  it('answers a bare 500 that tells nothing about the internals', async () => {
+    const broken = await createTestApp();
+    try {
+      await broken.deps.db.execute(sql`drop table accounts`);
+      const response = await api(broken, {
+        method: 'POST',
+        url: '/api/auth/login/user',
+        payload: { email: 'someone@example.test', password: 'some-password' },
+      });
+      expect(response.statusCode).toBe(500);
+      expect(response.json<ErrorBody>()).toEqual({
+        statusCode: 500,
+        code: 'INTERNAL',
+        message: 'Internal server error',
+      });
+      expect(response.headers['x-request-id']).toBeDefined();
+    } finally {
+      await broken.close();
+    }
+  });
+});
+
+describe('CORS', () => {
+  it('allows only PUBLIC_ORIGIN, and lets it show images', async () => {
+    const corsApp = await createTestApp({ PUBLIC_ORIGIN: 'https://stagedoor.example/' });
+    try {
+      const preflight = await api(corsApp, {
+        method: 'OPTIONS',
+        url: '/api/auth/login/user',
+        headers: { origin: 'https://stagedoor.example', 'access-control-request-method': 'POST' },
+      });
+      expect(preflight.statusCode).toBe(204);
+      expect(preflight.headers['access-control-allow-origin']).toBe('https://stagedoor.example');
+      expect(preflight.headers['access-control-allow-headers']).toContain('Authorization');
+
+      const other = await api(corsApp, {
+        method: 'GET',
+        url: '/api/health',
+        headers: { origin: 'https://evil.example' },
+      });
+      expect(other.headers['access-control-allow-origin']).toBeUndefined();
+      expect(other.headers['cross-origin-resource-policy']).toBe('cross-origin');
+    } finally {
+      await corsApp.close();
+    }
+  });
+});
+
+describe('the built web app', async () => {
+  const webDist = await mkdtemp(path.join(tmpdir(), 'stagedoor-web-'));
+  await mkdir(path.join(webDist, 'assets'));
+  await writeFile(path.join(webDist, 'index.html'), '<!doctype html><title>Stagedoor</title>');
+  await writeFile(path.join(webDist, 'assets', 'index-abc123.js'), 'console.log("app")');
+  const webApp = await createTestApp({ WEB_DIST_DIR: webDist });
+  afterAll(async () => {
+    await webApp.close();
+    await rm(webDist, { recursive: true, force: true });
+  });
+
+  it('serves index.html, never cached, for a client route', async () => {
+    const response = await api(webApp, {
+      method: 'GET',
+      url: '/creators/dashboard/events/7/edit?tab=1',
+      headers: { accept: 'text/html,application/xhtml+xml' },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toContain('text/html');
+    expect(response.headers['cache-control']).toBe('no-cache');
+    expect(response.body).toContain('<title>Stagedoor</title>');
+  });
+
+  it('serves index.html at the root', async () => {
+    const response = await api(webApp, { method: 'GET', url: '/', headers: { accept: 'text/html' } });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['cache-control']).toBe('no-cache');
+    expect(response.body).toContain('<title>Stagedoor</title>');
+  });
+
+  it('serves hashed assets with a long immutable cache', async () => {
+    const response = await api(webApp, { method: 'GET', url: '/assets/index-abc123.js' });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toContain('javascript');
+    expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+  });
+
+  it('keeps unknown /api and /socket.io routes, and non-page requests, JSON 404s', async () => {
+    for (const url of ['/api/nope', '/api', '/socket.io/?EIO=4']) {
+      const response = await api(webApp, { method: 'GET', url, headers: { accept: 'text/html' } });
+      expect(response.statusCode, url).toBe(404);
+      expect(response.json<ErrorBody>().code).toBe('NOT_FOUND');
+    }
+    const missingAsset = await api(webApp, {
+      method: 'GET',
+      url: '/assets/gone.js',
+      headers: { accept: '*/*' },
+    });
+    expect(missingAsset.statusCode).toBe(404);
+    expect(missingAsset.json<ErrorBody>().code).toBe('NOT_FOUND');
+  });
+});

@@ -1,0 +1,120 @@
+import { mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { inject } from 'vitest';
+import { ConfigError, loadConfig } from './config';
+
+const tempDataDir = () => mkdtemp(path.join(inject('tempRoot'), 'config-'));
+const SECRET = 'x'.repeat(32);
+
+function configError(env: Record<string, string>): string {
+  try {
+    loadConfig({ JWT_SECRET: SECRET, ...env });
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as ConfigError).message;
+  }
+  throw new Error('expected loadConfig to throw');
+}
+
+describe('loadConfig', () => {
+  it('has working defaults', async () => {
+    const dataDir = await tempDataDir();
+    const config = loadConfig({ DATA_DIR: dataDir });
+    expect(config).toMatchObject({
+      port: 3000,
+      host: '0.0.0.0',
+      dataDir,
+      database: { driver: 'pglite', dataDir: path.join(dataDir, 'db') },
+      redisUrl: null,
+      publicOrigin: null,
+      iceServers: [{ urls: 'stun:stun.l.google.com:19302' }],
+      seedDemo: true,
+      imageStorage: 'disk',
+      nodeEnv: 'development',
+      logLevel: 'info',
+    });
+  });
+
+  it('reads every variable', () => {
+    const config = loadConfig({
+      PORT: '8080',
+      HOST: '127.0.0.1',
+      DATABASE_URL: 'postgres://app:secret@db.internal:5432/stagedoor',
+      REDIS_URL: 'redis://cache:6379',
+      JWT_SECRET: SECRET,
+      PUBLIC_ORIGIN: 'https://stagedoor.example/some/path',
+      ICE_SERVERS: '[{"urls":["turn:turn.example:3478"],"username":"u","credential":"c"}]',
+      SEED_DEMO: '0',
+      IMAGE_STORAGE: 'database',
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'warn',
+    });
+    expect(config).toMatchObject({
+      port: 8080,
+      host: '127.0.0.1',
+      database: { driver: 'postgres', url: 'postgres://app:secret@db.internal:5432/stagedoor' },
+      redisUrl: 'redis://cache:6379',
+      publicOrigin: 'https://stagedoor.example',
+      iceServers: [{ urls: ['turn:turn.example:3478'], username: 'u', credential: 'c' }],
+      seedDemo: false,
+      imageStorage: 'database',
+      nodeEnv: 'production',
+      logLevel: 'warn',
+    });
+    expect(new TextDecoder().decode(config.jwtSecret)).toBe(SECRET);
+  });
+
+  it('is silent in tests unless told otherwise, and treats empty values as unset', () => {
+    const config = loadConfig({ NODE_ENV: 'test', JWT_SECRET: SECRET, PORT: '', DATABASE_URL: 'memory://' });
+    expect(config.logLevel).toBe('silent');
+    expect(config.port).toBe(3000);
+    expect(config.database).toEqual({ driver: 'pglite', dataDir: 'memory://' });
+  });
+
+  it('names each bad variable and its problem', () => {
+    const message = configError({
+      PORT: 'eighty',
+      DATABASE_URL: 'mysql://db/stagedoor',
+      IMAGE_STORAGE: 's3',
+      SEED_DEMO: 'yes',
+    });
+    expect(message).toContain('PORT: must be a port number');
+    expect(message).toContain('DATABASE_URL: must be a postgres:// or postgresql:// URL');
+    expect(message).toContain('IMAGE_STORAGE: must be disk or database');
+    expect(message).toContain('SEED_DEMO: must be 1, 0, true or false');
+  });
+
+  it.each([
+    [{ PORT: '70000' }, 'PORT: must be a port number (0-65535)'],
+    [{ JWT_SECRET: 'short' }, 'JWT_SECRET: must be at least 32 characters'],
+    [{ PUBLIC_ORIGIN: 'stagedoor.example' }, 'PUBLIC_ORIGIN: must be an http(s) origin'],
+    [{ REDIS_URL: 'http://cache' }, 'REDIS_URL: must be a redis:// or rediss:// URL'],
+    [{ ICE_SERVERS: '[{"urls":' }, 'ICE_SERVERS: must be valid JSON'],
+    [{ ICE_SERVERS: '{"urls":"stun:x"}' }, 'ICE_SERVERS: must be a JSON array of RTCIceServer objects'],
+    [{ ICE_SERVERS: '[]' }, 'ICE_SERVERS: must list at least one ICE server'],
+    [{ NODE_ENV: 'staging' }, 'NODE_ENV: must be development, production or test'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL: must be one of'],
+  ])('rejects %o', (env, expected) => {
+    expect(configError(env)).toContain(expected);
+  });
+
+  it('generates a JWT secret once, readable by the owner only, and keeps it', async () => {
+    const dataDir = await tempDataDir();
+    const first = loadConfig({ DATA_DIR: dataDir });
+    const second = loadConfig({ DATA_DIR: dataDir });
+    const file = path.join(dataDir, 'jwt-secret');
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    expect(first.jwtSecret.length).toBeGreaterThanOrEqual(32);
+    expect(second.jwtSecret).toEqual(first.jwtSecret);
+    expect(new TextDecoder().decode(first.jwtSecret)).toBe((await readFile(file, 'utf8')).trim());
+  });
+
+  it('refuses a stored JWT secret that is too short', async () => {
+    const dataDir = await tempDataDir();
+    await writeFile(path.join(dataDir, 'jwt-secret'), 'tiny');
+    expect(() => loadConfig({ DATA_DIR: dataDir })).toThrow(
+      /jwt-secret: the stored JWT secret must be at least 32/,
+    );
+  });
+});

@@ -1,0 +1,152 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { WEB_DIST_DIR } from './paths';
+
+const IN_MEMORY_DATABASE = 'memory://';
+const JWT_SECRET_MIN_LENGTH = 32;
+const JWT_SECRET_FILE = 'jwt-secret';
+
+const ZFlag = z
+  .enum(['1', '0', 'true', 'false'], { error: 'must be 1, 0, true or false' })
+  .transform((value) => value === '1' || value === 'true');
+
+const ZIceServers = z
+  .string()
+  .transform((text, ctx) => {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'must be valid JSON' });
+      return z.NEVER;
+    }
+  })
+  .pipe(
+    z
+      .array(
+        z.object({
+          urls: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]),
+          username: z.string().optional(),
+          credential: z.string().optional(),
+        }),
+        { error: 'must be a JSON array of RTCIceServer objects ({"urls": ...})' },
+      )
+      .min(1, 'must list at least one ICE server'),
+  );
+
+const ZEnv = z.object({
+  PORT: z
+    .string()
+    .regex(/^\d+$/, 'must be a port number')
+    .transform(Number)
+    .pipe(z.number().max(65535, 'must be a port number (0-65535)'))
+    .default(3000),
+  HOST: z.string().default('0.0.0.0'),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: z
+    .string()
+    .refine(
+      (url) => url === IN_MEMORY_DATABASE || /^postgres(ql)?:\/\/.+/.test(url),
+      `must be a postgres:// or postgresql:// URL (or ${IN_MEMORY_DATABASE} for a throwaway database)`,
+    )
+    .optional(),
+  REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
+  JWT_SECRET: z
+    .string()
+    .min(JWT_SECRET_MIN_LENGTH, `must be at least ${JWT_SECRET_MIN_LENGTH} characters`)
+    .optional(),
+  PUBLIC_ORIGIN: z
+    .url({ protocol: /^https?$/, error: 'must be an http(s) origin such as https://stagedoor.example' })
+    .transform((url) => new URL(url).origin)
+    .optional(),
+  ICE_SERVERS: ZIceServers.default([{ urls: 'stun:stun.l.google.com:19302' }]),
+  SEED_DEMO: ZFlag.default(true),
+  IMAGE_STORAGE: z.enum(['disk', 'database'], { error: 'must be disk or database' }).default('disk'),
+  NODE_ENV: z
+    .enum(['development', 'production', 'test'], { error: 'must be development, production or test' })
+    .default('development'),
+  LOG_LEVEL: z
+    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
+      error: 'must be one of fatal, error, warn, info, debug, trace, silent',
+    })
+    .optional(),
+  // Not for operators: lets a test serve a web build of its own through the production code path.
+  WEB_DIST_DIR: z.string().default(WEB_DIST_DIR),
+});
+
+export type IceServer = z.infer<typeof ZIceServers>[number];
+
+export type DatabaseConfig = { driver: 'pglite'; dataDir: string } | { driver: 'postgres'; url: string };
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  database: DatabaseConfig;
+  redisUrl: string | null;
+  jwtSecret: Uint8Array;
+  publicOrigin: string | null;
+  iceServers: IceServer[];
+  seedDemo: boolean;
+  imageStorage: 'disk' | 'database';
+  nodeEnv: 'development' | 'production' | 'test';
+  logLevel: string;
+  webDistDir: string;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Reads the environment; a bad value throws a ConfigError naming each variable and its problem. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  // `FOO=` in a .env file means "not set", not "set to nothing".
+  const defined = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
+  const parsed = ZEnv.safeParse(defined);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `- ${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
+  }
+  const vars = parsed.data;
+  const dataDir = path.resolve(vars.DATA_DIR);
+
+  return {
+    port: vars.PORT,
+    host: vars.HOST,
+    dataDir,
+    database: !vars.DATABASE_URL
+      ? { driver: 'pglite', dataDir: path.join(dataDir, 'db') }
+      : vars.DATABASE_URL === IN_MEMORY_DATABASE
+        ? { driver: 'pglite', dataDir: IN_MEMORY_DATABASE }
+        : { driver: 'postgres', url: vars.DATABASE_URL },
+    redisUrl: vars.REDIS_URL ?? null,
+    jwtSecret: new TextEncoder().encode(vars.JWT_SECRET ?? readOrCreateSecret(dataDir)),
+    publicOrigin: vars.PUBLIC_ORIGIN ?? null,
+    iceServers: vars.ICE_SERVERS,
+    seedDemo: vars.SEED_DEMO,
+    imageStorage: vars.IMAGE_STORAGE,
+    nodeEnv: vars.NODE_ENV,
+    logLevel: vars.LOG_LEVEL ?? (vars.NODE_ENV === 'test' ? 'silent' : 'info'),
+    webDistDir: path.resolve(vars.WEB_DIST_DIR),
+  };
+}
+
+/** Generated once, so tokens survive restarts without anyone having to invent a secret. */
+function readOrCreateSecret(dataDir: string): string {
+  const file = path.join(dataDir, JWT_SECRET_FILE);
+  mkdirSync(dataDir, { recursive: true });
+  try {
+    // 'wx' fails if the file exists, so two instances starting together keep the same secret.
+    writeFileSync(file, randomBytes(48).toString('base64url'), { flag: 'wx', mode: 0o600 });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+  const secret = readFileSync(file, 'utf8').trim();
+  if (secret.length < JWT_SECRET_MIN_LENGTH) {
+    throw new ConfigError(
+      `Invalid configuration:\n- ${file}: the stored JWT secret must be at least ${JWT_SECRET_MIN_LENGTH} characters`,
+    );
+  }
+  return secret;
+}

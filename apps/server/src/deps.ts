@@ -1,0 +1,12 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from './config';
+import type { Database } from './db/database';
+import type { ImageStore } from './modules/images/image-store';
+
+/** What services need from the running server; routes pass `app.deps`. */
+export interface Deps {
+  config: Config;
+  db: Database;
+  images: ImageStore;
+  log: FastifyBaseLogger;
+}

@@ -1,0 +1,38 @@
+import { ERROR_STATUS, type ErrorCode } from '@stagedoor/shared/errors';
+import type { z } from 'zod';
+
+export type FieldErrors = Record<string, string>;
+
+/** The one error type services throw; the error handler turns it into the API's error body. */
+export class AppError extends Error {
+  override name = 'AppError';
+  readonly statusCode: number;
+
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly fields?: FieldErrors,
+  ) {
+    super(message);
+    this.statusCode = ERROR_STATUS[code];
+  }
+}
+
+/** A 400 listing every invalid field (its first problem), summarised by the first one. */
+export function validationFailed(issues: ReadonlyArray<{ field: string; message: string }>): AppError {
+  const fields: FieldErrors = {};
+  for (const { field, message } of issues) fields[field] ??= message;
+  return new AppError('VALIDATION_FAILED', Object.values(fields)[0] ?? 'Invalid request', fields);
+}
+
+/** For input that does not come through a route schema, such as the text fields of a multipart form. */
+export function parseOrThrow<Schema extends z.ZodType>(schema: Schema, data: unknown): z.output<Schema> {
+  const result = schema.safeParse(data);
+  if (result.success) return result.data;
+  throw validationFailed(
+    result.error.issues.map((issue) => ({
+      field: issue.path.join('.') || 'request',
+      message: issue.message,
+    })),
+  );
+}

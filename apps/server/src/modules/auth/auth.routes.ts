@@ -1,0 +1,139 @@
+import {
+  ROLES,
+  ZAuthResponse,
+  ZChangePasswordRequest,
+  ZLoginRequest,
+  ZProfileUpdateRequest,
+  ZRegisterRequest,
+  ZSessionUser,
+  ZUserEnvelope,
+  ZVerifyTokenResponse,
+  type LoginRequest,
+} from '@stagedoor/shared/auth';
+import type { ErrorCode } from '@stagedoor/shared/errors';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { AppError, parseOrThrow } from '../../errors';
+import { authenticate, requireAuth, signedInAccount } from '../../plugins/auth';
+import { readMultipartForm } from '../../plugins/multipart';
+import { limitFailures, limitRequestsPerIp, type Limit } from '../../plugins/rate-limit';
+import { changePassword, logIn, registerAccount } from './auth.service';
+import { updateProfile } from './profile.service';
+import { toSessionUser } from './session-user';
+
+/** Login and registration requests from one IP, all four routes together. */
+export const AUTH_REQUESTS_PER_IP: Limit = { max: 20, timeWindowMs: 60_000 };
+/** Wrong passwords (login) or taken emails (registration) for one email address. */
+export const FAILURES_PER_EMAIL: Limit = { max: 10, timeWindowMs: 15 * 60_000 };
+
+const PICK_AN_IMAGE_MESSAGE = 'Please choose an image';
+
+export const authRoutes: FastifyPluginAsyncZod = async (app) => {
+  const requestsPerIp = limitRequestsPerIp(app, AUTH_REQUESTS_PER_IP);
+  // The handlers run after validation, so the body is a valid (lower-cased) email by then.
+  const emailOf = (request: FastifyRequest) => (request.body as Pick<LoginRequest, 'email'>).email;
+  const loginFailures = limitFailures(app, FAILURES_PER_EMAIL, (request) => `login:${emailOf(request)}`);
+  const registerFailures = limitFailures(
+    app,
+    FAILURES_PER_EMAIL,
+    (request) => `register:${emailOf(request)}`,
+  );
+
+  for (const role of ROLES) {
+    app.post(
+      `/auth/register/${role}`,
+      { onRequest: requestsPerIp, schema: { body: ZRegisterRequest, response: { 201: ZAuthResponse } } },
+      async (request, reply) => {
+        const session = await registerFailures.attempt(request, reply, hasCode('CONFLICT'), () =>
+          registerAccount(app.deps, role, request.body),
+        );
+        return reply.code(201).send(session);
+      },
+    );
+
+    app.post(
+      `/auth/login/${role}`,
+      { onRequest: requestsPerIp, schema: { body: ZLoginRequest, response: { 200: ZAuthResponse } } },
+      (request, reply) =>
+        loginFailures.attempt(request, reply, hasCode('UNAUTHORIZED'), () =>
+          logIn(app.deps, role, request.body),
+        ),
+    );
+
+    app.get(
+      `/auth/profile/${role}`,
+      { preHandler: requireAuth(role), schema: { response: { 200: ZSessionUser } } },
+      async (request) => toSessionUser(signedInAccount(request)),
+    );
+
+    app.patch(
+      `/auth/profile/${role}`,
+      {
+        preHandler: requireAuth(role),
+        schema: { body: ZProfileUpdateRequest, response: { 200: ZUserEnvelope } },
+      },
+      async (request) => ({ user: await updateProfile(app.deps, signedInAccount(request), request.body) }),
+    );
+  }
+
+  // The web app calls this at start with whatever token it kept: an unusable one is an answer, not an error.
+  app.get('/auth/verify-token', { schema: { response: { 200: ZVerifyTokenResponse } } }, async (request) => {
+    try {
+      return { valid: true, user: toSessionUser(await authenticate(request)) };
+    } catch (error) {
+      if (hasCode('UNAUTHORIZED')(error)) return { valid: false, user: null };
+      throw error;
+    }
+  });
+
+  app.post(
+    '/auth/change-password',
+    { preHandler: requireAuth(), schema: { body: ZChangePasswordRequest, response: { 200: ZAuthResponse } } },
+    async (request) => changePassword(app.deps, signedInAccount(request), request.body),
+  );
+
+  // The creator profile form, sent as multipart because of the optional header image. Like the spec's
+  // client expects, it answers the user object itself (PATCH answers `{user}`).
+  app.post(
+    '/auth/profile/creator',
+    { preHandler: requireAuth('creator'), schema: { response: { 200: ZSessionUser } } },
+    async (request) => {
+      const form = await readMultipartForm(request, ['headerImageUrl']);
+      const input = parseOrThrow(ZProfileUpdateRequest, form.fields);
+      const header = form.files.headerImageUrl;
+      return updateProfile(
+        app.deps,
+        signedInAccount(request),
+        input,
+        header && { slot: 'headerImage', upload: { field: 'headerImageUrl', data: header } },
+      );
+    },
+  );
+
+  app.post(
+    '/auth/profile/creator/profile-image',
+    { preHandler: requireAuth('creator'), schema: { response: { 200: ZSessionUser } } },
+    async (request) => {
+      const form = await readMultipartForm(request, ['profileImageUrl']);
+      const image = form.files.profileImageUrl;
+      if (!image) {
+        throw new AppError('VALIDATION_FAILED', PICK_AN_IMAGE_MESSAGE, {
+          profileImageUrl: PICK_AN_IMAGE_MESSAGE,
+        });
+      }
+      return updateProfile(
+        app.deps,
+        signedInAccount(request),
+        {},
+        {
+          slot: 'profileImage',
+          upload: { field: 'profileImageUrl', data: image },
+        },
+      );
+    },
+  );
+};
+
+function hasCode(code: ErrorCode): (error: unknown) => boolean {
+  return (error) => error instanceof AppError && error.code === code;
+}

@@ -1,0 +1,52 @@
+import { ZRole, type Role } from '@stagedoor/shared/auth';
+import { errors, jwtVerify, SignJWT } from 'jose';
+import { z } from 'zod';
+import type { AccountRow } from '../../db/schema';
+import { AppError } from '../../errors';
+
+const ALGORITHM = 'HS256';
+const TOKEN_LIFETIME = '7d';
+
+export const SESSION_MESSAGES = {
+  missing: 'Authentication required',
+  invalid: 'Invalid session, please log in again',
+  expired: 'Session expired, please log in again',
+} as const;
+
+const ZClaims = z.object({
+  sub: z.string().regex(/^\d+$/).transform(Number),
+  role: ZRole,
+  ver: z.number().int().nonnegative(),
+});
+
+export interface TokenClaims {
+  accountId: number;
+  role: Role;
+  tokenVersion: number;
+}
+
+export function signAccessToken(
+  secret: Uint8Array,
+  account: Pick<AccountRow, 'id' | 'role' | 'tokenVersion'>,
+): Promise<string> {
+  return new SignJWT({ role: account.role, ver: account.tokenVersion })
+    .setProtectedHeader({ alg: ALGORITHM })
+    .setSubject(String(account.id))
+    .setIssuedAt()
+    .setExpirationTime(TOKEN_LIFETIME)
+    .sign(secret);
+}
+
+/** Throws a 401 AppError whose message tells the user what to do. */
+export async function verifyAccessToken(secret: Uint8Array, token: string): Promise<TokenClaims> {
+  let payload: unknown;
+  try {
+    ({ payload } = await jwtVerify(token, secret, { algorithms: [ALGORITHM] }));
+  } catch (error) {
+    const expired = error instanceof errors.JWTExpired;
+    throw new AppError('UNAUTHORIZED', expired ? SESSION_MESSAGES.expired : SESSION_MESSAGES.invalid);
+  }
+  const claims = ZClaims.safeParse(payload);
+  if (!claims.success) throw new AppError('UNAUTHORIZED', SESSION_MESSAGES.invalid);
+  return { accountId: claims.data.sub, role: claims.data.role, tokenVersion: claims.data.ver };
+}

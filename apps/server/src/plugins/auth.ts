@@ -1,0 +1,53 @@
+import type { Role } from '@stagedoor/shared/auth';
+import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { AccountRow } from '../db/schema';
+import { AppError } from '../errors';
+import { findAccountById } from '../modules/auth/accounts.repo';
+import { SESSION_MESSAGES, verifyAccessToken } from '../modules/auth/tokens';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by requireAuth(); read it through signedInAccount(). */
+    account: AccountRow | null;
+  }
+}
+
+const ROLE_ONLY_MESSAGE: Record<Role, string> = {
+  creator: 'Only creator accounts can do this',
+  user: 'Only spectator accounts can do this',
+};
+
+export function setupAuth(app: FastifyInstance): void {
+  app.decorateRequest('account', null);
+}
+
+/**
+ * The account behind the request's bearer token, or a 401 whose message says why: no token, a token
+ * that is not ours, an expired one, or one revoked by a password change (its version is outdated).
+ */
+export async function authenticate(request: FastifyRequest): Promise<AccountRow> {
+  const token = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '')?.[1];
+  if (!token) throw new AppError('UNAUTHORIZED', SESSION_MESSAGES.missing);
+  const { config, db } = request.server.deps;
+  const claims = await verifyAccessToken(config.jwtSecret, token);
+  const account = await findAccountById(db, claims.accountId);
+  if (!account || account.tokenVersion !== claims.tokenVersion) {
+    throw new AppError('UNAUTHORIZED', SESSION_MESSAGES.expired);
+  }
+  request.account = account;
+  return account;
+}
+
+/** A preHandler admitting signed-in accounts, of the given role only if one is named (else 403). */
+export function requireAuth(role?: Role): preHandlerAsyncHookHandler {
+  return async (request) => {
+    const account = await authenticate(request);
+    if (role && account.role !== role) throw new AppError('FORBIDDEN', ROLE_ONLY_MESSAGE[role]);
+  };
+}
+
+export function signedInAccount(request: FastifyRequest): AccountRow {
+  if (!request.account)
+    throw new Error(`${request.routeOptions.url} reads the account without requireAuth()`);
+  return request.account;
+}

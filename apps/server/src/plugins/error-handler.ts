@@ -1,0 +1,41 @@
+import { ERROR_STATUS, type ErrorBody, type ErrorCode } from '@stagedoor/shared/errors';
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { AppError, validationFailed } from '../errors';
+
+const CODE_BY_STATUS = new Map(
+  Object.entries(ERROR_STATUS).map(([code, status]) => [status as number, code as ErrorCode]),
+);
+
+/** Every error leaves as `{statusCode, code, message, fields?}`; 5xx details stay in the log. */
+export function setupErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler<FastifyError | AppError>((error, request, reply) => {
+    const body = toErrorBody(toAppError(error));
+    if (body.statusCode >= 500) request.log.error({ err: error }, 'request failed');
+    return reply.code(body.statusCode).send(body);
+  });
+}
+
+function toAppError(error: FastifyError | AppError): AppError {
+  if (error instanceof AppError) return error;
+
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    return validationFailed(
+      error.validation.map((issue) => ({
+        field: issue.instancePath.slice(1).replaceAll('/', '.') || error.validationContext || 'request',
+        message: issue.message ?? 'Invalid value',
+      })),
+    );
+  }
+
+  // Raised by Fastify or a plugin: malformed JSON, an unsupported content type, a body too large…
+  const status = error.statusCode ?? 500;
+  if (status >= 500) return new AppError('INTERNAL', 'Internal server error');
+  return new AppError(CODE_BY_STATUS.get(status) ?? 'VALIDATION_FAILED', error.message);
+}
+
+function toErrorBody(error: AppError): ErrorBody {
+  const body: ErrorBody = { statusCode: error.statusCode, code: error.code, message: error.message };
+  if (error.fields) body.fields = error.fields;
+  return body;
+}

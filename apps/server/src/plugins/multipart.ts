@@ -1,0 +1,73 @@
+import multipart from '@fastify/multipart';
+import { IMAGE_MAX_BYTES } from '@stagedoor/shared/limits';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { AppError } from '../errors';
+
+export const FILE_TOO_LARGE_MESSAGE = `File size must be less than ${IMAGE_MAX_BYTES / 1024 / 1024}MB`;
+
+const FIELD_MAX_BYTES = 16 * 1024;
+
+export async function setupMultipart(app: FastifyInstance): Promise<void> {
+  // Every upload of the product is one image next to a few short text fields.
+  await app.register(multipart, {
+    limits: { fileSize: IMAGE_MAX_BYTES, files: 1, fields: 20, fieldSize: FIELD_MAX_BYTES, parts: 21 },
+  });
+}
+
+export interface MultipartForm {
+  fields: Record<string, string>;
+  files: Record<string, Buffer>;
+}
+
+/**
+ * Reads a whole multipart form into memory, accepting files only in `fileFields`. A file over the limit
+ * is a 413 naming its field; an empty file part (a form sent with no file chosen) counts as no file.
+ */
+export async function readMultipartForm(
+  request: FastifyRequest,
+  fileFields: readonly string[],
+): Promise<MultipartForm> {
+  if (!request.isMultipart()) {
+    throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Expected a multipart/form-data request');
+  }
+  const { FilesLimitError, RequestFileTooLargeError } = request.server.multipartErrors;
+  const form: MultipartForm = { fields: {}, files: {} };
+  try {
+    for await (const part of request.parts()) {
+      const field = part.fieldname;
+      if (part.type === 'field') {
+        if (part.valueTruncated) {
+          throw new AppError('VALIDATION_FAILED', `${field} is too long`, {
+            [field]: `${field} is too long`,
+          });
+        }
+        form.fields[field] = String(part.value);
+        continue;
+      }
+      if (!fileFields.includes(field)) {
+        throw new AppError('VALIDATION_FAILED', `Unexpected file field ${field}`, {
+          [field]: 'Unexpected file',
+        });
+      }
+      let data: Buffer;
+      try {
+        data = await part.toBuffer();
+      } catch (error) {
+        if (error instanceof RequestFileTooLargeError) throw fileTooLarge(field);
+        throw error;
+      }
+      if (part.file.truncated) throw fileTooLarge(field);
+      if (data.length > 0) form.files[field] = data;
+    }
+  } catch (error) {
+    if (error instanceof FilesLimitError) {
+      throw new AppError('PAYLOAD_TOO_LARGE', 'Only one file can be uploaded at a time');
+    }
+    throw error;
+  }
+  return form;
+}
+
+function fileTooLarge(field: string): AppError {
+  return new AppError('PAYLOAD_TOO_LARGE', FILE_TOO_LARGE_MESSAGE, { [field]: FILE_TOO_LARGE_MESSAGE });
+}

@@ -1,0 +1,51 @@
+import helmet from '@fastify/helmet';
+import type { FastifyInstance } from 'fastify';
+
+const CORS_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE';
+const CORS_HEADERS = 'Authorization, Content-Type, Idempotency-Key, X-Request-Id';
+
+export async function setupSecurity(app: FastifyInstance, publicOrigin: string | null): Promise<void> {
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        baseUri: ["'self'"],
+        connectSrc: ["'self'", 'ws:', 'wss:'],
+        fontSrc: ["'self'", 'data:'],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        mediaSrc: ["'self'", 'blob:', 'mediastream:'],
+        objectSrc: ["'none'"],
+        scriptSrc: ["'self'"],
+        scriptSrcAttr: ["'none'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+      },
+    },
+    // A web app served from another origin must still be able to show our images.
+    crossOriginResourcePolicy: { policy: publicOrigin ? 'cross-origin' : 'same-origin' },
+  });
+
+  if (publicOrigin) setupCors(app, publicOrigin);
+}
+
+/**
+ * Only needed when the web app is served from PUBLIC_ORIGIN rather than by this server. The API
+ * authenticates with a bearer header, never cookies, so credentials are not allowed.
+ */
+function setupCors(app: FastifyInstance, origin: string): void {
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.headers.origin !== origin) return;
+    reply.header('access-control-allow-origin', origin).header('vary', 'Origin');
+    reply.header('access-control-expose-headers', 'X-Request-Id, Retry-After');
+    if (request.method === 'OPTIONS' && request.headers['access-control-request-method']) {
+      return reply
+        .header('access-control-allow-methods', CORS_METHODS)
+        .header('access-control-allow-headers', CORS_HEADERS)
+        .header('access-control-max-age', '600')
+        .code(204)
+        .send();
+    }
+  });
+}

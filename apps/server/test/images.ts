@@ -1,0 +1,33 @@
+import { crc32 } from 'node:zlib';
+import sharp from 'sharp';
+
+/** A PNG carrying EXIF text that must never be served back. */
+export function pngWithMetadata(width = 64, height = 48): Promise<Buffer> {
+  return sharp({ create: { width, height, channels: 3, background: '#e11d48' } })
+    .withExif({ IFD0: { Copyright: 'secret-copyright', ImageDescription: 'taken at home' } })
+    .png()
+    .toBuffer();
+}
+
+/** A JPEG stored sideways: its EXIF orientation (6) says "rotate 90° to display". */
+export function sidewaysJpeg(width = 80, height = 40): Promise<Buffer> {
+  return sharp({ create: { width, height, channels: 3, background: '#2563eb' } })
+    .withExif({ IFD0: { Copyright: 'secret-copyright' } })
+    .withMetadata({ orientation: 6 })
+    .jpeg()
+    .toBuffer();
+}
+
+/** A tiny file whose header claims a huge picture: decoding it would take gigabytes. */
+export async function pixelBombPng(): Promise<Buffer> {
+  const png = Buffer.from(
+    await sharp({ create: { width: 1, height: 1, channels: 3, background: '#000' } })
+      .png()
+      .toBuffer(),
+  );
+  // IHDR starts after the 8-byte signature: length (4), type (4), width (4), height (4), … then its CRC.
+  png.writeUInt32BE(30_000, 16);
+  png.writeUInt32BE(30_000, 20);
+  png.writeUInt32BE(crc32(png.subarray(12, 29)), 29);
+  return png;
+}

@@ -1,0 +1,44 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtemp } from 'node:fs/promises';
+import path from 'node:path';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { buildApp, type App } from '../src/app';
+import { loadConfig } from '../src/config';
+
+/**
+ * A server built exactly like production, on a fresh database of the project's driver (an in-memory
+ * PGlite, or a new database on the test PostgreSQL server) with its own data directory.
+ * `env` overrides the environment, as an operator would.
+ */
+export async function createTestApp(env: Record<string, string> = {}): Promise<App> {
+  const dataDir = await mkdtemp(path.join(inject('tempRoot'), 'data-'));
+  return buildApp(
+    loadConfig({
+      NODE_ENV: 'test',
+      DATA_DIR: dataDir,
+      DATABASE_URL: await freshDatabaseUrl(),
+      JWT_SECRET: randomBytes(32).toString('base64url'),
+      SEED_DEMO: '0',
+      // Tests must not depend on whether apps/web happens to be built; the web app test makes its own.
+      WEB_DIST_DIR: path.join(dataDir, 'no-web-build'),
+      ...env,
+    }),
+  );
+}
+
+async function freshDatabaseUrl(): Promise<string> {
+  if (inject('databaseDriver') === 'pglite') return 'memory://';
+  const serverUrl = inject('postgresUrl');
+  const name = `test_${randomUUID().replaceAll('-', '')}`;
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    await client.query(`create database ${name}`);
+  } finally {
+    await client.end();
+  }
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
