@@ -86,9 +86,7 @@ export type ProfileForm = z.infer<typeof ZProfileForm>;
 
 /** POST /auth/change-password */
 export const ZChangePasswordRequest = z.object({
-  currentPassword: z
-    .string({ error: 'Current password is required' })
-    .min(1, 'Current password is required'),
+  currentPassword: z.string({ error: 'Current password is required' }).min(1, 'Current password is required'),
   newPassword: ZNewPassword,
 });
 export type ChangePasswordRequest = z.infer<typeof ZChangePasswordRequest>;

@@ -11,3 +11,10 @@ export const PASSWORD_MAX_LENGTH = 128;
 export const BIOGRAPHY_MAX_LENGTH = 2000;
 
 export const TOAST_AUTO_CLOSE_MS = 3000;
+
+export const EVENT_NAME_MAX_LENGTH = 200;
+export const EVENT_DESCRIPTION_MAX_LENGTH = 5000;
+export const EVENT_PRICE_MAX = 100_000;
+export const EVENT_MAX_TICKETS_MAX = 100_000;
+export const EVENTS_PAGE_DEFAULT = 50;
+export const EVENTS_PAGE_MAX = 100;
