@@ -1,0 +1,26 @@
+import { TOAST_AUTO_CLOSE_MS } from '@stagedoor/shared/limits';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { useState, type ReactNode } from 'react';
+import { ToastContainer } from 'react-toastify';
+import { PageSpinner } from '../components/ui/spinner';
+import { createQueryClient } from '../lib/query-client';
+import { SessionProvider, useSession } from '../lib/session';
+
+/** Everything the routes rely on; it must sit inside a router (the session navigates on a 401). */
+export function AppProvider({ children }: { children: ReactNode }) {
+  const [queryClient] = useState(createQueryClient);
+  return (
+    <QueryClientProvider client={queryClient}>
+      <SessionProvider>
+        <SessionGate>{children}</SessionGate>
+      </SessionProvider>
+      <ToastContainer position="top-right" autoClose={TOAST_AUTO_CLOSE_MS} closeOnClick />
+    </QueryClientProvider>
+  );
+}
+
+/** Holds the routes until the stored session has been checked, so no guard acts on a stale token. */
+function SessionGate({ children }: { children: ReactNode }) {
+  const { initialized } = useSession();
+  return initialized ? children : <PageSpinner label="Checking your session" />;
+}

@@ -1,0 +1,120 @@
+import { screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { aCreator, aUser, signedInAs, stubApi } from '../test/api-stub';
+import { renderApp } from '../test/render-app';
+
+describe('routes', () => {
+  it('sends a signed-out visitor of a login-required route to /login with the full target', async () => {
+    stubApi({});
+    const { location } = renderApp('/events/12/checkout?quantity=2');
+
+    expect(await screen.findByRole('heading', { name: 'Creators' })).toBeInTheDocument();
+    expect(location()).toBe('/login?redirect=%2Fevents%2F12%2Fcheckout%3Fquantity%3D2');
+  });
+
+  it('sends /user/dashboard to /login?redirect=%2Fuser%2Fdashboard', async () => {
+    stubApi({});
+    const { location } = renderApp('/user/dashboard');
+
+    await screen.findByRole('heading', { name: 'Creators' });
+    expect(location()).toBe('/login?redirect=%2Fuser%2Fdashboard');
+  });
+
+  it('lets a signed-in account through the guard', async () => {
+    stubApi(signedInAs(aUser()));
+    const { location } = renderApp('/user/dashboard/my-tickets');
+
+    expect(await screen.findByRole('heading', { name: 'My Tickets' })).toBeInTheDocument();
+    expect(location()).toBe('/user/dashboard/my-tickets');
+  });
+
+  it('redirects /join to /register', async () => {
+    stubApi({});
+    const { location } = renderApp('/join');
+
+    expect(await screen.findByRole('heading', { name: 'Create Creator Account' })).toBeInTheDocument();
+    expect(location()).toBe('/register');
+  });
+
+  it('shows a not-found page for an unknown path', async () => {
+    stubApi({});
+    renderApp('/no/such/page');
+
+    expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeInTheDocument();
+  });
+
+  it.each([
+    ['/events', 'Upcoming Events'],
+    ['/events/4', 'Event Details'],
+    ['/creator/grace', 'Creator Profile'],
+    ['/creators/dashboard/creator/3', 'Creator'],
+    ['/purchase-confirmation/4/2', 'Purchase Confirmation'],
+    ['/creators/dashboard/my-events', 'My Events'],
+    ['/creators/dashboard/events/create', 'Create Event'],
+    ['/creators/dashboard/events/4/edit', 'Edit Event'],
+    ['/creators/dashboard/events/4/stream', 'Live Stream'],
+    ['/creators/dashboard/my-tickets', 'My Tickets'],
+    ['/terms', 'Terms of Service'],
+    ['/privacy-policy', 'Privacy Policy'],
+    ['/founders', 'Become a Founding Partner'],
+  ])('resolves %s', async (path, heading) => {
+    stubApi(signedInAs(aCreator()));
+    renderApp(path);
+
+    expect(await screen.findByRole('heading', { level: 1, name: heading })).toBeInTheDocument();
+  });
+});
+
+describe('session start', () => {
+  it('holds every route until verify-token has answered', async () => {
+    let answer: (reply: { body: unknown }) => void = () => {};
+    stubApi({
+      ...signedInAs(aUser()),
+      'GET /auth/verify-token': () => new Promise((resolve) => (answer = resolve)),
+    });
+    renderApp('/');
+
+    expect(screen.getByRole('status')).toHaveTextContent('Checking your session');
+    expect(screen.queryByRole('heading', { name: 'Go Live, Get Paid' })).not.toBeInTheDocument();
+
+    answer({ body: { valid: true, user: aUser() } });
+
+    expect(await screen.findByRole('heading', { name: 'Go Live, Get Paid' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Ada' })).toBeInTheDocument();
+  });
+
+  it('clears a stored session the server no longer accepts, and then guards as signed out', async () => {
+    stubApi({ ...signedInAs(aUser()), 'GET /auth/verify-token': { body: { valid: false, user: null } } });
+    const { location } = renderApp('/user/dashboard');
+
+    await screen.findByRole('heading', { name: 'Creators' });
+    expect(location()).toBe('/login?redirect=%2Fuser%2Fdashboard');
+    expect(localStorage.getItem('token')).toBeNull();
+  });
+
+  it('clears the stored session when the check itself fails', async () => {
+    stubApi({
+      ...signedInAs(aUser()),
+      'GET /auth/verify-token': { status: 500, body: { statusCode: 500, code: 'INTERNAL', message: 'Boom' } },
+    });
+    renderApp('/');
+
+    expect(await screen.findByRole('link', { name: 'Login' })).toBeInTheDocument();
+    expect(localStorage.getItem('user')).toBeNull();
+  });
+
+  it('signs out and goes to /login when the server rejects the token later on', async () => {
+    stubApi({
+      ...signedInAs(aUser()),
+      'GET /orders': {
+        status: 401,
+        body: { statusCode: 401, code: 'UNAUTHORIZED', message: 'Token expired' },
+      },
+    });
+    const { location } = renderApp('/user/dashboard');
+
+    await waitFor(() => expect(location()).toBe('/login?redirect=%2Fuser%2Fdashboard'));
+    expect(screen.getByRole('link', { name: 'Login' })).toBeInTheDocument();
+    expect(localStorage.getItem('token')).toBeNull();
+  });
+});

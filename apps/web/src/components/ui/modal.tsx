@@ -1,0 +1,25 @@
+import { Dialog, DialogBackdrop, DialogPanel, DialogTitle } from '@headlessui/react';
+import type { ReactNode } from 'react';
+
+type ModalProps = {
+  open: boolean;
+  onClose: () => void;
+  title: string;
+  children: ReactNode;
+  /** `alertdialog` for messages that interrupt the user and need an answer. */
+  role?: 'dialog' | 'alertdialog';
+};
+
+export function Modal({ open, onClose, title, children, role = 'dialog' }: ModalProps) {
+  return (
+    <Dialog open={open} onClose={onClose} role={role} className="relative z-50">
+      <DialogBackdrop className="fixed inset-0 bg-slate-950/60" />
+      <div className="fixed inset-0 flex items-center justify-center p-4">
+        <DialogPanel className="w-full max-w-md space-y-4 rounded-2xl bg-white p-6 shadow-xl">
+          <DialogTitle className="text-lg font-semibold text-slate-900">{title}</DialogTitle>
+          {children}
+        </DialogPanel>
+      </div>
+    </Dialog>
+  );
+}

@@ -1,0 +1,7 @@
+import type { Role } from '@stagedoor/shared/auth';
+import { LoginForm } from '../components/login-form';
+
+/** Keyed by role so going from one role's login to the other's starts a blank form. */
+export function LoginRoute({ role }: { role: Role }) {
+  return <LoginForm key={role} role={role} />;
+}

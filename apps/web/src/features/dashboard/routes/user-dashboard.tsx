@@ -1,0 +1,39 @@
+import { Compass, Ticket, UserRound } from 'lucide-react';
+import { Page } from '../../../components/layout/page';
+import { ButtonLink } from '../../../components/ui/button';
+import { Card } from '../../../components/ui/card';
+import { paths } from '../../../config/paths';
+import { useCurrentUser } from '../../../lib/session';
+import { useOrderCount } from '../api/dashboard';
+import { StatCard } from '../components/stat-card';
+
+export function UserDashboardRoute() {
+  const user = useCurrentUser();
+  const ticketCount = useOrderCount(user);
+
+  return (
+    <Page title="Dashboard" description={`Welcome back, ${user.email}`}>
+      <div className="grid gap-6 md:grid-cols-3">
+        <StatCard label="My Tickets" value={ticketCount} icon={Ticket} to={paths.userMyTickets} />
+        <Card className="flex flex-col items-start gap-4 p-6">
+          <span className="rounded-xl bg-brand-50 p-3 text-brand-600">
+            <UserRound aria-hidden className="size-6" />
+          </span>
+          <p className="text-sm text-slate-600">Keep your name and nickname up to date.</p>
+          <ButtonLink to={paths.userProfile} variant="secondary" size="sm">
+            Edit Profile
+          </ButtonLink>
+        </Card>
+        <Card className="flex flex-col items-start gap-4 p-6">
+          <span className="rounded-xl bg-brand-50 p-3 text-brand-600">
+            <Compass aria-hidden className="size-6" />
+          </span>
+          <p className="text-sm text-slate-600">Find your next live show.</p>
+          <ButtonLink to={paths.events} size="sm">
+            Browse events
+          </ButtonLink>
+        </Card>
+      </div>
+    </Page>
+  );
+}

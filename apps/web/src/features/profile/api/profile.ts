@@ -1,0 +1,81 @@
+import {
+  ZAuthResponse,
+  ZSessionUser,
+  ZUserEnvelope,
+  type ChangePasswordRequest,
+  type ProfileForm,
+  type Role,
+  type SessionUser,
+} from '@stagedoor/shared/auth';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { z } from 'zod';
+import { api } from '../../../lib/api-client';
+import { useSession } from '../../../lib/session';
+
+/** The profile endpoints answer either the bare user or `{user}`; both mean the same account. */
+const ZUserAnswer = z.union([ZSessionUser, ZUserEnvelope.transform(({ user }) => user)]);
+
+const profileKey = (user: Pick<SessionUser, 'role' | 'id'>) => ['profile', user.role, user.id] as const;
+
+export function useProfile(user: SessionUser) {
+  return useQuery({
+    queryKey: profileKey(user),
+    queryFn: ({ signal }) => api.get(`/auth/profile/${user.role}`, { schema: ZUserAnswer, signal }),
+  });
+}
+
+export type ProfileChanges = {
+  values: ProfileForm;
+  /** Creators only: a newly picked header image. */
+  headerImage: File | null;
+  /** Creators only: a newly picked profile image. */
+  profileImage: File | null;
+};
+
+async function saveProfile(role: Role, { values, headerImage, profileImage }: ProfileChanges) {
+  const { firstName, lastName, nickname, biography } = values;
+  if (role === 'user') {
+    return api.patch('/auth/profile/user', { firstName, lastName, nickname }, { schema: ZUserAnswer });
+  }
+
+  const form = new FormData();
+  form.append('firstName', firstName);
+  form.append('lastName', lastName);
+  form.append('nickname', nickname);
+  form.append('biography', biography ?? '');
+  if (headerImage) form.append('headerImageUrl', headerImage);
+  const saved = await api.post('/auth/profile/creator', form, { schema: ZUserAnswer });
+  if (!profileImage) return saved;
+
+  const imageForm = new FormData();
+  imageForm.append('profileImageUrl', profileImage);
+  // Spec §7: the profile details are saved already; a failed image upload does not undo that.
+  return api
+    .post('/auth/profile/creator/profile-image', imageForm, { schema: ZUserAnswer })
+    .catch(() => saved);
+}
+
+export function useSaveProfile(role: Role) {
+  const queryClient = useQueryClient();
+  const { updateUser } = useSession();
+  return useMutation({
+    mutationFn: (changes: ProfileChanges) => saveProfile(role, changes),
+    onSuccess: (user) => {
+      queryClient.setQueryData(profileKey(user), user);
+      updateUser(user);
+    },
+  });
+}
+
+export function useChangePassword() {
+  const { setToken, updateUser } = useSession();
+  return useMutation({
+    mutationFn: (request: ChangePasswordRequest) =>
+      api.post('/auth/change-password', request, { schema: ZAuthResponse }),
+    // The server revokes every older token on a password change: keep the one it just issued.
+    onSuccess: ({ access_token, user }) => {
+      setToken(access_token);
+      updateUser(user);
+    },
+  });
+}

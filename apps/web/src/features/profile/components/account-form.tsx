@@ -1,0 +1,122 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { NICKNAME_HINT, ZProfileForm, type SessionUser } from '@stagedoor/shared/auth';
+import { useForm } from 'react-hook-form';
+import { useNavigate } from 'react-router';
+import { Button } from '../../../components/ui/button';
+import { Card } from '../../../components/ui/card';
+import { ImageInput, Input, Textarea } from '../../../components/ui/field';
+import { paths } from '../../../config/paths';
+import { reportSubmitError } from '../../../lib/form-errors';
+import { IMAGE_ACCEPT, imageUrls } from '../../../lib/images';
+import { notify } from '../../../lib/notify';
+import { useImagePick } from '../../../lib/use-image-pick';
+import { useSaveProfile } from '../api/profile';
+
+const imageMessages = {
+  type: 'Only JPG and PNG images are allowed',
+  size: 'File size must be less than 5MB',
+};
+
+const fieldNames = ['firstName', 'lastName', 'nickname', 'biography'] as const;
+
+export function AccountForm({ account }: { account: SessionUser }) {
+  const isCreator = account.role === 'creator';
+  const navigate = useNavigate();
+  const save = useSaveProfile(account.role);
+  const headerImage = useImagePick(imageMessages);
+  const profileImage = useImagePick(imageMessages);
+  const {
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useForm({
+    resolver: zodResolver(ZProfileForm),
+    defaultValues: {
+      firstName: account.firstName,
+      lastName: account.lastName,
+      nickname: account.nickname,
+      biography: account.biography ?? '',
+    },
+  });
+
+  const onSubmit = handleSubmit(async (values) => {
+    try {
+      await save.mutateAsync({ values, headerImage: headerImage.file, profileImage: profileImage.file });
+      notify('Profile updated successfully!', 'success');
+      navigate(isCreator ? paths.creatorDashboard : paths.userDashboard);
+    } catch (error) {
+      reportSubmitError(error, {
+        setError,
+        fields: fieldNames,
+        fallback: 'Failed to update profile',
+        otherFields: { headerImageUrl: headerImage.setError },
+      });
+    }
+  });
+
+  return (
+    <Card className="p-6 sm:p-8">
+      <h2 className="text-xl font-semibold text-slate-900">Account Information</h2>
+      <form onSubmit={onSubmit} noValidate className="mt-6 space-y-5">
+        <Input label="Email" type="email" value={account.email} readOnly />
+        <Input
+          label="Nickname"
+          hint={NICKNAME_HINT}
+          autoComplete="nickname"
+          error={errors.nickname?.message}
+          {...register('nickname')}
+        />
+        <div className="grid gap-5 sm:grid-cols-2">
+          <Input
+            label="First name"
+            autoComplete="given-name"
+            error={errors.firstName?.message}
+            {...register('firstName')}
+          />
+          <Input
+            label="Last name"
+            autoComplete="family-name"
+            error={errors.lastName?.message}
+            {...register('lastName')}
+          />
+        </div>
+        {isCreator ? (
+          <>
+            <ImageInput
+              label="Header image"
+              name="headerImageUrl"
+              hint="Recommended width: 1980px. JPG or PNG, up to 5MB."
+              shape="banner"
+              accept={IMAGE_ACCEPT}
+              currentUrl={account.headerImageUrl && imageUrls.creatorHeader(account.headerImageUrl)}
+              file={headerImage.file}
+              onPick={headerImage.pick}
+              error={headerImage.error}
+            />
+            <ImageInput
+              label="Profile image"
+              name="profileImageUrl"
+              hint="Recommended size: 400x400px. JPG or PNG, up to 5MB."
+              shape="avatar"
+              accept={IMAGE_ACCEPT}
+              currentUrl={account.profileImageUrl && imageUrls.profile(account.role, account.profileImageUrl)}
+              file={profileImage.file}
+              onPick={profileImage.pick}
+              error={profileImage.error}
+            />
+            <Textarea
+              label="Biography"
+              rows={5}
+              error={errors.biography?.message}
+              {...register('biography')}
+            />
+          </>
+        ) : null}
+        <Button type="submit" disabled={isSubmitting}>
+          {isSubmitting ? 'Updating...' : 'Update Profile'}
+        </Button>
+      </form>
+    </Card>
+  );
+}

@@ -1,0 +1,30 @@
+import { useEffect } from 'react';
+import { Page } from '../../../components/layout/page';
+import { Spinner } from '../../../components/ui/spinner';
+import { notify } from '../../../lib/notify';
+import { useCurrentUser } from '../../../lib/session';
+import { useProfile } from '../api/profile';
+import { AccountForm } from '../components/account-form';
+import { PasswordForm } from '../components/password-form';
+
+/** One profile screen for both roles; the account's role decides the endpoints and the extra fields. */
+export function ProfileRoute() {
+  const user = useCurrentUser();
+  const profile = useProfile(user);
+
+  useEffect(() => {
+    if (profile.isError) notify('Error loading profile', 'error');
+  }, [profile.isError]);
+
+  // Should the fresh copy fail to load, the session's copy still lets the user edit their details.
+  const account = profile.data ?? (profile.isError ? user : undefined);
+
+  return (
+    <Page title="Profile" description="Manage your account information and password." width="narrow">
+      <div className="grid gap-8">
+        {account ? <AccountForm key={account.id} account={account} /> : <Spinner label="Loading profile" />}
+        <PasswordForm />
+      </div>
+    </Page>
+  );
+}

@@ -1,0 +1,5 @@
+import { ComingSoonPage } from '../../../components/layout/page';
+
+export function MyTicketsRoute() {
+  return <ComingSoonPage title="My Tickets" />;
+}

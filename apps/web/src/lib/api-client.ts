@@ -1,0 +1,117 @@
+import { ZErrorBody, type ErrorBody } from '@stagedoor/shared/errors';
+import type { z } from 'zod';
+import { clearStoredSession, readStoredToken } from './auth-storage';
+
+const API_BASE = '/api';
+
+/** An answer of the API outside 2xx; `message` is the server's text when it sent one. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly fields: Record<string, string>;
+  readonly hasServerMessage: boolean;
+
+  constructor(status: number, body: ErrorBody | null) {
+    super(body?.message ?? `Request failed with status ${status}`);
+    this.name = 'ApiError';
+    this.status = status;
+    this.code = body?.code ?? 'UNKNOWN';
+    this.fields = body?.fields ?? {};
+    this.hasServerMessage = Boolean(body?.message);
+  }
+}
+
+/** The text to show for a failed call: the server's message, else the screen's own fallback. */
+export function errorMessage(error: unknown, fallback: string): string {
+  return error instanceof ApiError && error.hasServerMessage ? error.message : fallback;
+}
+
+type UnauthorizedListener = () => void;
+const unauthorizedListeners = new Set<UnauthorizedListener>();
+
+/** The session subscribes here to reset itself and leave the page when the server rejects its token. */
+export function onUnauthorized(listener: UnauthorizedListener): () => void {
+  unauthorizedListeners.add(listener);
+  return () => unauthorizedListeners.delete(listener);
+}
+
+type RequestOptions<TSchema extends z.ZodType | undefined> = {
+  body?: unknown;
+  /** Validates the answer; without it the answer is `unknown`. */
+  schema?: TSchema;
+  /**
+   * Sends no token. Login and registration use it: their 401 means bad credentials, not an
+   * expired session, so it must not sign anyone out.
+   */
+  anonymous?: boolean;
+  signal?: AbortSignal;
+};
+
+type Answer<TSchema> = TSchema extends z.ZodType ? z.output<TSchema> : unknown;
+
+async function request<TSchema extends z.ZodType | undefined = undefined>(
+  method: string,
+  path: string,
+  { body, schema, anonymous = false, signal }: RequestOptions<TSchema> = {},
+): Promise<Answer<TSchema>> {
+  const headers = new Headers({ Accept: 'application/json' });
+  const token = anonymous ? null : readStoredToken();
+  if (token) headers.set('Authorization', `Bearer ${token}`);
+
+  let payload: BodyInit | undefined;
+  if (body instanceof FormData) {
+    // The browser writes the multipart boundary into Content-Type itself.
+    payload = body;
+  } else if (body !== undefined) {
+    headers.set('Content-Type', 'application/json');
+    payload = JSON.stringify(body);
+  }
+
+  const response = await fetch(`${API_BASE}${path}`, { method, headers, body: payload, signal });
+  const data = await readBody(response);
+
+  if (!response.ok) {
+    if (response.status === 401 && token) {
+      clearStoredSession();
+      unauthorizedListeners.forEach((listener) => listener());
+    }
+    const parsed = ZErrorBody.safeParse(data);
+    throw new ApiError(response.status, parsed.success ? parsed.data : null);
+  }
+
+  return (schema ? schema.parse(data) : data) as Answer<TSchema>;
+}
+
+async function readBody(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+type Options<TSchema extends z.ZodType | undefined> = Omit<RequestOptions<TSchema>, 'body'>;
+
+export const api = {
+  get: <TSchema extends z.ZodType | undefined = undefined>(path: string, options?: Options<TSchema>) =>
+    request('GET', path, options),
+  delete: <TSchema extends z.ZodType | undefined = undefined>(path: string, options?: Options<TSchema>) =>
+    request('DELETE', path, options),
+  post: <TSchema extends z.ZodType | undefined = undefined>(
+    path: string,
+    body?: unknown,
+    options?: Options<TSchema>,
+  ) => request('POST', path, { ...options, body }),
+  put: <TSchema extends z.ZodType | undefined = undefined>(
+    path: string,
+    body?: unknown,
+    options?: Options<TSchema>,
+  ) => request('PUT', path, { ...options, body }),
+  patch: <TSchema extends z.ZodType | undefined = undefined>(
+    path: string,
+    body?: unknown,
+    options?: Options<TSchema>,
+  ) => request('PATCH', path, { ...options, body }),
+};

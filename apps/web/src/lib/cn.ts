@@ -1,0 +1,4 @@
+/** Joins the class names that apply. */
+export function cn(...classes: (string | false | null | undefined)[]): string {
+  return classes.filter(Boolean).join(' ');
+}

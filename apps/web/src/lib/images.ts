@@ -1,0 +1,22 @@
+import type { Role } from '@stagedoor/shared/auth';
+import { IMAGE_MAX_BYTES, IMAGE_MIME_TYPES } from '@stagedoor/shared/limits';
+
+export type ImageProblem = 'type' | 'size';
+
+/** Why a picked file cannot be uploaded, or null; each form words the problem itself (spec §5). */
+export function checkImageFile(file: File): ImageProblem | null {
+  if (!(IMAGE_MIME_TYPES as readonly string[]).includes(file.type)) return 'type';
+  if (file.size > IMAGE_MAX_BYTES) return 'size';
+  return null;
+}
+
+export const IMAGE_ACCEPT = IMAGE_MIME_TYPES.join(',');
+
+const imagePath = (folder: string, file: string) => `/api/${folder}/${encodeURIComponent(file)}`;
+
+/** Image endpoints take the file names the API puts in user objects. */
+export const imageUrls = {
+  creatorHeader: (file: string) => imagePath('creators/header-image', file),
+  profile: (role: Role, file: string) =>
+    imagePath(role === 'creator' ? 'creators/profile-image' : 'users/profile-image', file),
+};

@@ -1,0 +1,160 @@
+import {
+  ZAuthResponse,
+  ZVerifyTokenResponse,
+  type LoginRequest,
+  type RegisterRequest,
+  type Role,
+  type SessionUser,
+} from '@stagedoor/shared/auth';
+import { useQueryClient } from '@tanstack/react-query';
+import { createContext, use, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useLocation, useNavigate } from 'react-router';
+import { paths } from '../config/paths';
+import { api, errorMessage, onUnauthorized } from './api-client';
+import { clearStoredSession, readStoredToken, readStoredUser, storeToken, storeUser } from './auth-storage';
+
+type SessionState = {
+  user: SessionUser | null;
+  token: string | null;
+  /** A login or registration is in flight. */
+  loading: boolean;
+  /** The text of the last failed login or registration. */
+  error: string | null;
+  /** The stored token has been checked (or there was none): routes may render. */
+  initialized: boolean;
+};
+
+type Session = SessionState & {
+  login: (role: Role, credentials: LoginRequest) => Promise<SessionUser>;
+  /** Creates the account, then signs in with the same credentials (spec §4). */
+  register: (role: Role, data: RegisterRequest) => Promise<SessionUser>;
+  logout: () => void;
+  updateUser: (user: SessionUser) => void;
+  setToken: (token: string) => void;
+};
+
+const SessionContext = createContext<Session | null>(null);
+
+const signedOut = { user: null, token: null, loading: false, error: null, initialized: true } as const;
+
+function initialState(): SessionState {
+  const token = readStoredToken();
+  return { ...signedOut, token, user: token ? readStoredUser() : null, initialized: !token };
+}
+
+export function SessionProvider({ children }: { children: ReactNode }) {
+  const [state, setState] = useState(initialState);
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const initializedRef = useRef(state.initialized);
+  const locationRef = useRef(location);
+
+  useEffect(() => {
+    initializedRef.current = state.initialized;
+    locationRef.current = location;
+  });
+
+  const clear = useCallback(() => {
+    clearStoredSession();
+    queryClient.clear();
+    setState(signedOut);
+  }, [queryClient]);
+
+  useEffect(() => {
+    if (!readStoredToken()) return;
+    const controller = new AbortController();
+    api
+      .get('/auth/verify-token', { schema: ZVerifyTokenResponse, signal: controller.signal })
+      .then(({ valid, user }) => {
+        if (controller.signal.aborted) return;
+        if (valid && user) {
+          storeUser(user);
+          setState((current) => ({ ...current, user, initialized: true }));
+        } else {
+          clear();
+        }
+      })
+      .catch(() => {
+        if (!controller.signal.aborted) clear();
+      });
+    return () => controller.abort();
+  }, [clear]);
+
+  useEffect(
+    () =>
+      onUnauthorized(() => {
+        clear();
+        // During the startup check a rejected token just means "signed out", not "leave this page".
+        if (!initializedRef.current) return;
+        const { pathname, search, hash } = locationRef.current;
+        navigate(paths.login(`${pathname}${search}${hash}`), { replace: true });
+      }),
+    [clear, navigate],
+  );
+
+  const signIn = useCallback(async (role: Role, credentials: LoginRequest) => {
+    const { access_token, user } = await api.post(`/auth/login/${role}`, credentials, {
+      schema: ZAuthResponse,
+      anonymous: true,
+    });
+    storeToken(access_token);
+    storeUser(user);
+    setState({ ...signedOut, token: access_token, user });
+    return user;
+  }, []);
+
+  const track = useCallback(async <T,>(action: () => Promise<T>, fallbackError: string): Promise<T> => {
+    setState((current) => ({ ...current, loading: true, error: null }));
+    try {
+      return await action();
+    } catch (error) {
+      setState((current) => ({ ...current, loading: false, error: errorMessage(error, fallbackError) }));
+      throw error;
+    }
+  }, []);
+
+  const login = useCallback(
+    (role: Role, credentials: LoginRequest) => track(() => signIn(role, credentials), 'Login error'),
+    [signIn, track],
+  );
+
+  const register = useCallback(
+    (role: Role, data: RegisterRequest) =>
+      track(async () => {
+        await api.post(`/auth/register/${role}`, data, { anonymous: true });
+        return signIn(role, { email: data.email, password: data.password });
+      }, 'Registration error'),
+    [signIn, track],
+  );
+
+  const updateUser = useCallback((user: SessionUser) => {
+    storeUser(user);
+    setState((current) => ({ ...current, user }));
+  }, []);
+
+  const setToken = useCallback((token: string) => {
+    storeToken(token);
+    setState((current) => ({ ...current, token }));
+  }, []);
+
+  const value = useMemo<Session>(
+    () => ({ ...state, login, register, logout: clear, updateUser, setToken }),
+    [state, login, register, clear, updateUser, setToken],
+  );
+
+  return <SessionContext value={value}>{children}</SessionContext>;
+}
+
+export function useSession(): Session {
+  const session = use(SessionContext);
+  if (!session) throw new Error('useSession must be used inside <SessionProvider>');
+  return session;
+}
+
+/** The signed-in account, for screens that only render behind the login guard. */
+export function useCurrentUser(): SessionUser {
+  const { user } = useSession();
+  if (!user) throw new Error('useCurrentUser must be used behind the login guard');
+  return user;
+}
