@@ -103,7 +103,8 @@ describe('an internal failure', () => {
   it('answers a bare 500 that tells nothing about the internals', async () => {
     const broken = await createTestApp();
     try {
-      await broken.deps.db.execute(sql`drop table accounts`);
+      // Cascade: events and orders refer to accounts.
+      await broken.deps.db.execute(sql`drop table accounts cascade`);
       const response = await api(broken, {
         method: 'POST',
         url: '/api/auth/login/user',

@@ -5,9 +5,13 @@ import type { Config } from './config';
 import { createDatabase } from './db/database';
 import type { Deps } from './deps';
 import { authRoutes } from './modules/auth/auth.routes';
+import { creatorRoutes } from './modules/creators/creators.routes';
+import { eventRoutes } from './modules/events/events.routes';
 import { healthRoutes } from './modules/health/health.routes';
 import { createImageStore } from './modules/images/image-store';
 import { imageRoutes } from './modules/images/images.routes';
+import { placeOrder, type PlaceOrder } from './modules/orders/orders.repo';
+import { orderRoutes } from './modules/orders/orders.routes';
 import { userRoutes } from './modules/users/users.routes';
 import { setupAuth } from './plugins/auth';
 import { setupErrorHandler } from './plugins/error-handler';
@@ -27,8 +31,20 @@ const INCOMING_REQUEST_ID = /^[\w.:-]{1,128}$/;
 
 export type App = FastifyInstance;
 
+/**
+ * Steps of the server a test may replace, and nothing else: production passes none, and every other
+ * test builds the server exactly as production does.
+ */
+export interface TestSeams {
+  /**
+   * The purchase race test's control swaps in a read-then-write purchase, to show that its 200
+   * concurrent buyers really do oversell an event when the conditional UPDATE is missing.
+   */
+  placeOrder?: PlaceOrder;
+}
+
 /** The whole server, ready to listen: production and every test build it through here. */
-export async function buildApp(config: Config): Promise<App> {
+export async function buildApp(config: Config, seams: TestSeams = {}): Promise<App> {
   const app = Fastify({
     logger: { level: config.logLevel },
     requestIdHeader: false,
@@ -46,6 +62,7 @@ export async function buildApp(config: Config): Promise<App> {
       db: database.db,
       images: createImageStore(config, database.db),
       log: app.log,
+      placeOrder: seams.placeOrder ?? placeOrder,
     });
 
     app.setValidatorCompiler(validatorCompiler);
@@ -70,6 +87,9 @@ export async function buildApp(config: Config): Promise<App> {
         await api.register(authRoutes);
         await api.register(userRoutes);
         await api.register(imageRoutes);
+        await api.register(eventRoutes);
+        await api.register(orderRoutes);
+        await api.register(creatorRoutes);
       },
       { prefix: '/api' },
     );

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config';
 import type { Database } from './db/database';
 import type { ImageStore } from './modules/images/image-store';
+import type { PlaceOrder } from './modules/orders/orders.repo';
 
 /** What services need from the running server; routes pass `app.deps`. */
 export interface Deps {
@@ -9,4 +10,6 @@ export interface Deps {
   db: Database;
   images: ImageStore;
   log: FastifyBaseLogger;
+  /** orders.repo.ts placeOrder, unless a test replaced it through TestSeams (app.ts). */
+  placeOrder: PlaceOrder;
 }

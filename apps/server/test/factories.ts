@@ -1,8 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { AuthResponse, Role, SessionUser } from '@stagedoor/shared/auth';
+import type { CreateEventRequest, Event } from '@stagedoor/shared/events';
+import { IDEMPOTENCY_KEY_HEADER, type Order } from '@stagedoor/shared/orders';
+import { eq } from 'drizzle-orm';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import type { App } from '../src/app';
+import { events } from '../src/db/schema';
 
 let requestCount = 0;
 
@@ -96,4 +100,82 @@ export async function postForm(
     headers: { ...authHeader(token), 'content-type': encoded.headers.get('content-type') ?? '' },
     payload: Buffer.from(await encoded.arrayBuffer()),
   });
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** An ISO date `days` from now (negative: in the past). */
+export function daysFromNow(days: number): string {
+  return new Date(Date.now() + days * DAY_MS).toISOString();
+}
+
+export type EventOverrides = Partial<Record<keyof CreateEventRequest, unknown>>;
+
+/** A valid event form, as JSON. */
+export function eventInput(overrides: EventOverrides = {}): Record<string, unknown> {
+  return {
+    name: 'Acoustic night',
+    description: 'Songs from the new record, live.',
+    price: 12.5,
+    maxTickets: 100,
+    date: daysFromNow(7),
+    ...overrides,
+  };
+}
+
+/** Creates an event through the API, as its creator would (JSON, no image). */
+export async function createEvent(
+  app: App,
+  creator: TestAccount,
+  overrides: EventOverrides = {},
+): Promise<Event> {
+  const response = await api(app, {
+    method: 'POST',
+    url: '/api/events',
+    headers: authHeader(creator.token),
+    payload: eventInput(overrides),
+  });
+  expect(response.statusCode, response.body).toBe(201);
+  return response.json<Event>();
+}
+
+/**
+ * Only time makes an event past, and no API call can: the test moves its date in the database, as the
+ * passing days would.
+ */
+export async function moveEventDate(app: App, eventId: number, date: string): Promise<void> {
+  await app.deps.db
+    .update(events)
+    .set({ date: new Date(date) })
+    .where(eq(events.id, eventId));
+}
+
+export function buyTickets(
+  app: App,
+  buyer: TestAccount,
+  eventId: number,
+  quantity: number,
+  idempotencyKey?: string,
+): Promise<LightMyRequestResponse> {
+  return api(app, {
+    method: 'POST',
+    url: '/api/orders',
+    headers: {
+      ...authHeader(buyer.token),
+      ...(idempotencyKey && { [IDEMPOTENCY_KEY_HEADER]: idempotencyKey }),
+    },
+    payload: { eventId, quantity },
+  });
+}
+
+/** Buys tickets that must be sold (201). */
+export async function buyTicketsOk(
+  app: App,
+  buyer: TestAccount,
+  eventId: number,
+  quantity: number,
+): Promise<Order> {
+  const response = await buyTickets(app, buyer, eventId, quantity);
+  expect(response.statusCode, response.body).toBe(201);
+  return response.json<Order>();
 }

@@ -1,5 +1,22 @@
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
 import { crc32 } from 'node:zlib';
+import { count } from 'drizzle-orm';
 import sharp from 'sharp';
+import type { App } from '../src/app';
+import { images } from '../src/db/schema';
+
+/** How many images the app's store holds, whichever driver it uses. */
+export async function storedImageCount(app: App): Promise<number> {
+  if (app.deps.config.imageStorage === 'database') {
+    const [row] = await app.deps.db.select({ total: count() }).from(images);
+    return row?.total ?? 0;
+  }
+  return readdir(path.join(app.deps.config.dataDir, 'images')).then(
+    (files) => files.length,
+    () => 0,
+  );
+}
 
 /** A PNG carrying EXIF text that must never be served back. */
 export function pngWithMetadata(width = 64, height = 48): Promise<Buffer> {

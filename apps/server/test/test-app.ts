@@ -3,28 +3,43 @@ import { mkdtemp } from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { buildApp, type App } from '../src/app';
+import { buildApp, type App, type TestSeams } from '../src/app';
 import { loadConfig } from '../src/config';
 
 /**
  * A server built exactly like production, on a fresh database of the project's driver (an in-memory
  * PGlite, or a new database on the test PostgreSQL server) with its own data directory.
- * `env` overrides the environment, as an operator would.
+ * `env` overrides the environment, as an operator would; `seams` is only for the purchase race control.
  */
-export async function createTestApp(env: Record<string, string> = {}): Promise<App> {
+export async function createTestApp(env: Record<string, string> = {}, seams?: TestSeams): Promise<App> {
   const dataDir = await mkdtemp(path.join(inject('tempRoot'), 'data-'));
   return buildApp(
     loadConfig({
       NODE_ENV: 'test',
       DATA_DIR: dataDir,
-      DATABASE_URL: await freshDatabaseUrl(),
+      DATABASE_URL: env.DATABASE_URL ?? (await freshDatabaseUrl()),
       JWT_SECRET: randomBytes(32).toString('base64url'),
       SEED_DEMO: '0',
       // Tests must not depend on whether apps/web happens to be built; the web app test makes its own.
       WEB_DIST_DIR: path.join(dataDir, 'no-web-build'),
       ...env,
     }),
+    seams,
   );
+}
+
+/**
+ * The environment of a second instance of `app`'s deployment: the same PostgreSQL database, the same
+ * token secret and images in the database, as several instances behind a load balancer would run.
+ */
+export function sameDeploymentAs(app: App): Record<string, string> {
+  const { database, jwtSecret } = app.deps.config;
+  if (database.driver !== 'postgres') throw new Error('only PostgreSQL is shared between instances');
+  return {
+    DATABASE_URL: database.url,
+    JWT_SECRET: new TextDecoder().decode(jwtSecret),
+    IMAGE_STORAGE: 'database',
+  };
 }
 
 async function freshDatabaseUrl(): Promise<string> {

@@ -1,6 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseURL, launchBrowser, newVisitor, uniqueEmail } from './support/browser';
+import { PASSWORD, expectToast, pathOf, register } from './support/fixtures';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -10,24 +11,6 @@ afterAll(async () => {
   await browser.close();
 });
 
-const PASSWORD = 'correct-horse-42';
-
-async function fillRegistration(page: Page, who: { firstName: string; lastName: string; email: string }) {
-  await page.getByLabel('First name').fill(who.firstName);
-  await page.getByLabel('Last name').fill(who.lastName);
-  await page.getByLabel('Email').fill(who.email);
-  await page.getByLabel('Password').fill(PASSWORD);
-}
-
-async function pathOf(page: Page): Promise<string> {
-  const url = new URL(page.url());
-  return url.pathname + url.search;
-}
-
-async function expectToast(page: Page, text: string) {
-  await page.getByRole('alert').filter({ hasText: text }).first().waitFor();
-}
-
 async function openAccountMenu(page: Page, firstName: string) {
   await page.getByRole('navigation').getByRole('button', { name: firstName }).click();
 }
@@ -36,8 +19,7 @@ describe('accounts in the browser', () => {
   it('registers a creator, lands on the creator dashboard, and logs out to the home page', async () => {
     const { context, page } = await newVisitor(browser);
     await page.goto('/register');
-    await fillRegistration(page, { firstName: 'Ada', lastName: 'Stage', email: uniqueEmail('creator') });
-    await page.getByRole('button', { name: 'Create', exact: true }).click();
+    await register(page, { firstName: 'Ada', lastName: 'Stage', email: uniqueEmail('creator') });
 
     await page.waitForURL('**/creators/dashboard');
     await expectToast(page, 'Created and logged in successfully!');
@@ -72,8 +54,7 @@ describe('accounts in the browser', () => {
     const email = uniqueEmail('fan');
     const { context, page } = await newVisitor(browser);
     await page.goto('/user/register');
-    await fillRegistration(page, { firstName: 'Bea', lastName: 'Front', email });
-    await page.getByRole('button', { name: 'Create', exact: true }).click();
+    await register(page, { firstName: 'Bea', lastName: 'Front', email });
     await page.waitForURL('**/user/dashboard');
     await expectToast(page, 'Account created and logged in successfully!');
     await expect(page.getByText(email).first().isVisible()).resolves.toBe(true);
@@ -109,8 +90,7 @@ describe('accounts in the browser', () => {
 
     const { context, page } = await newVisitor(browser);
     await page.goto('/user/register');
-    await fillRegistration(page, { firstName: 'Cy', lastName: 'Editor', email: uniqueEmail('editor') });
-    await page.getByRole('button', { name: 'Create', exact: true }).click();
+    await register(page, { firstName: 'Cy', lastName: 'Editor', email: uniqueEmail('editor') });
     await page.waitForURL('**/user/dashboard');
 
     await page.getByRole('link', { name: 'Edit Profile' }).click();

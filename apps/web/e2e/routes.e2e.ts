@@ -1,6 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newVisitor, uniqueEmail } from './support/browser';
+import { launchBrowser, newVisitor } from './support/browser';
+import { person, register } from './support/fixtures';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -56,11 +57,7 @@ async function expectScreen(page: Page, path: string) {
 
 async function signUpCreator(page: Page) {
   await page.goto('/register');
-  await page.getByLabel('First name').fill('Route');
-  await page.getByLabel('Last name').fill('Walker');
-  await page.getByLabel('Email').fill(uniqueEmail('routes'));
-  await page.getByLabel('Password').fill('correct-horse-42');
-  await page.getByRole('button', { name: 'Create', exact: true }).click();
+  await register(page, person('Route', 'Walker'));
   await page.waitForURL('**/creators/dashboard');
 }
 

@@ -13,7 +13,46 @@ export const toCents = (amount: number): number => Math.round(amount * 100);
 export const fromCents = (cents: number): number => cents / 100;
 const hasAtMostTwoDecimals = (amount: number) => Math.abs(amount * 100 - toCents(amount)) < 1e-6;
 
-/** Multipart bodies carry text: every field accepts its JSON type or the text of it. */
+/** Ids are PostgreSQL `serial` values: a larger number could never name a row (and would not fit). */
+const ID_MAX = 2_147_483_647;
+
+/**
+ * Multipart bodies, paths and query strings carry text: a number field accepts a number or the plain
+ * decimal text of one. Anything else ('', 'abc', '1e3', true, null) stays as it is and is refused as
+ * not a number, where `z.coerce` would quietly turn '' and null into 0 and true into 1.
+ */
+const DECIMAL_TEXT = /^\s*-?\d+(\.\d+)?\s*$/;
+const fromDecimalText = (value: unknown): unknown =>
+  typeof value === 'string' && DECIMAL_TEXT.test(value) ? Number(value) : value;
+
+/** A number field whose missing and non-numeric values get their own messages. */
+export const numberField = (label: string) =>
+  z.number({
+    error: (issue) => (issue.input === undefined ? `${label} is required` : `${label} must be a number`),
+  });
+
+/** A row id from a path or a body: a positive whole number, within the range of the id column. */
+export const positiveId = (label: string) =>
+  z.preprocess(
+    fromDecimalText,
+    numberField(label)
+      .int(`${label} must be a whole number`)
+      .min(1, `${label} must be a positive whole number`)
+      .max(ID_MAX, `${label} is too large`),
+  );
+
+/** A whole number read from a query string or a form, between `min` and `max`. */
+export const wholeNumber = (label: string, min: number, max: number) =>
+  z.preprocess(
+    fromDecimalText,
+    numberField(label)
+      .int(`${label} must be a whole number`)
+      .min(min, `${label} must be at least ${min}`)
+      .max(max, `${label} must be at most ${max}`),
+  );
+
+export const EVENT_DATE_IN_PAST_MESSAGE = 'Event date must be in the future';
+
 const ZEventName = z
   .string({ error: 'Event name is required' })
   .trim()
@@ -27,58 +66,61 @@ const ZEventDescription = z
     EVENT_DESCRIPTION_MAX_LENGTH,
     `Description must be at most ${EVENT_DESCRIPTION_MAX_LENGTH} characters`,
   );
-export const ZPrice = z.coerce
-  .number({ error: 'Price must be a number' })
-  .min(0, 'Price must be 0 or more')
-  .max(EVENT_PRICE_MAX, `Price must be at most ${EVENT_PRICE_MAX}`)
-  .refine(hasAtMostTwoDecimals, 'Price can have at most two decimals');
-export const ZMaxTickets = z.coerce
-  .number({ error: 'Maximum tickets must be a number' })
-  .int('Maximum tickets must be a whole number')
-  .min(1, 'Maximum tickets must be at least 1')
-  .max(EVENT_MAX_TICKETS_MAX, `Maximum tickets must be at most ${EVENT_MAX_TICKETS_MAX}`);
-const ZEventDate = z.iso.datetime({ offset: true, error: 'Event date must be a valid date and time' });
+export const ZPrice = z.preprocess(
+  fromDecimalText,
+  numberField('Price')
+    .min(0, 'Price must be 0 or more')
+    .max(EVENT_PRICE_MAX, `Price must be at most ${EVENT_PRICE_MAX}`)
+    .refine(hasAtMostTwoDecimals, 'Price can have at most two decimals'),
+);
+export const ZMaxTickets = wholeNumber('Maximum tickets', 1, EVENT_MAX_TICKETS_MAX);
+/** An instant with its offset, as `Date.prototype.toISOString()` writes it (seconds required). */
+const ZEventDate = z.iso.datetime({
+  offset: true,
+  error: (issue) =>
+    issue.input === undefined ? 'Event date is required' : 'Event date must be a valid date and time',
+});
 const ZIsActive = z.union([z.boolean(), z.stringbool()], { error: 'Active must be true or false' });
 
-const eventFields = {
+/** POST /events (JSON or multipart; the image travels as the multipart file field `image`). */
+export const ZCreateEventRequest = z.object({
   name: ZEventName,
   description: ZEventDescription,
   price: ZPrice,
   maxTickets: ZMaxTickets,
-  date: ZEventDate,
-  isActive: ZIsActive,
-};
-
-/** POST /events (JSON or multipart; the image travels as the multipart file field `image`). */
-export const ZCreateEventRequest = z.object({
-  ...eventFields,
-  date: ZEventDate.refine((date) => Date.parse(date) > Date.now(), 'Event date must be in the future'),
+  date: ZEventDate.refine((date) => Date.parse(date) > Date.now(), EVENT_DATE_IN_PAST_MESSAGE),
   isActive: ZIsActive.default(true),
 });
 export type CreateEventRequest = z.infer<typeof ZCreateEventRequest>;
 
-/** POST /events/{id}: only the fields present change; isActive defaults to true when absent (spec §3). */
+/**
+ * POST /events/{id} (JSON or multipart, optional file field `image`): only the fields present change,
+ * except isActive, which is true when absent (spec §3: the edit form always sends it). A date in the
+ * past is refused only when it differs from the stored one (the server's rule), so an event whose date
+ * has passed can still be renamed.
+ */
 export const ZUpdateEventRequest = z.object({
-  name: eventFields.name.optional(),
-  description: eventFields.description.optional(),
-  price: eventFields.price.optional(),
-  maxTickets: eventFields.maxTickets.optional(),
-  date: eventFields.date.optional(),
+  name: ZEventName.optional(),
+  description: ZEventDescription.optional(),
+  price: ZPrice.optional(),
+  maxTickets: ZMaxTickets.optional(),
+  date: ZEventDate.optional(),
   isActive: ZIsActive.default(true),
 });
 export type UpdateEventRequest = z.infer<typeof ZUpdateEventRequest>;
 
-export const ZEventIdParams = z.object({
-  id: z.coerce
-    .number({ error: 'Event id must be a number' })
-    .int('Event id must be a whole number')
-    .positive(),
-});
+/** /events/{id}, /events/creators/{id}/details */
+export const ZEventIdParams = z.object({ id: positiveId('Event id') });
 
+/** GET /events/creator/{creatorId}, GET /creators/{creatorId} */
+export const ZCreatorIdParams = z.object({ creatorId: positiveId('Creator id') });
+
+/** GET /events?limit&offset: a page of the upcoming events, soonest first. */
 export const ZEventListQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(EVENTS_PAGE_MAX).default(EVENTS_PAGE_DEFAULT),
-  offset: z.coerce.number().int().min(0).default(0),
+  limit: wholeNumber('limit', 1, EVENTS_PAGE_MAX).default(EVENTS_PAGE_DEFAULT),
+  offset: wholeNumber('offset', 0, ID_MAX).default(0),
 });
+export type EventListQuery = z.infer<typeof ZEventListQuery>;
 
 export const ZEventCreator = z.object({
   nickname: z.string(),
@@ -91,10 +133,13 @@ export const ZEvent = z.object({
   id: z.number().int(),
   name: z.string(),
   description: z.string(),
+  /** A file name, served at /api/events/image/{image}; null for an event created without one. */
   image: z.string().nullable(),
+  /** Dollars with at most two decimals (stored as cents). */
   price: z.number(),
   maxTickets: z.number().int(),
   ticketsLeft: z.number().int(),
+  /** ISO 8601, UTC. */
   date: z.string(),
   /** The simple creator view reads eventDate (spec §3): the same instant under its name. */
   eventDate: z.string(),
@@ -104,7 +149,9 @@ export const ZEvent = z.object({
 });
 export type Event = z.infer<typeof ZEvent>;
 
-/** GET /events/creator/stats */
+export const ZEventList = z.array(ZEvent);
+
+/** GET /events/creator/stats: the caller's events, tickets sold and revenue (dollars, two decimals). */
 export const ZCreatorStats = z.object({
   totalTicketsSold: z.number().int(),
   totalRevenue: z.number(),

@@ -18,3 +18,11 @@ export const EVENT_PRICE_MAX = 100_000;
 export const EVENT_MAX_TICKETS_MAX = 100_000;
 export const EVENTS_PAGE_DEFAULT = 50;
 export const EVENTS_PAGE_MAX = 100;
+
+export const CHAT_MESSAGE_MAX_LENGTH = 500;
+export const CHAT_HISTORY_LIMIT = 50;
+/** Viewer retries (spec §9). */
+export const VIEWER_RETRY_MS = 5000;
+export const WAITING_FOR_STREAM_RETRY_MS = 20_000;
+export const SOCKET_RECONNECTION_ATTEMPTS = 5;
+export const SOCKET_RECONNECTION_DELAY_MS = 1000;

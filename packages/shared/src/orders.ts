@@ -1,38 +1,45 @@
 import { z } from 'zod';
+import { positiveId, wholeNumber } from './events';
+import { EVENT_MAX_TICKETS_MAX } from './limits';
 
-/** POST /orders; an `Idempotency-Key` header makes a retry answer the first order. */
+/**
+ * A purchase retried with the same key (a double click, a lost answer) answers the first order instead
+ * of buying again: 201 the first time, 200 for every replay.
+ */
+export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
+
+/** POST /orders; the total is computed by the server from the event's stored price. */
 export const ZCreateOrderRequest = z.object({
-  eventId: z.coerce
-    .number({ error: 'Event id must be a number' })
-    .int('Event id must be a whole number')
-    .positive(),
-  quantity: z.coerce
-    .number({ error: 'Quantity must be a number' })
-    .int('Quantity must be a whole number')
-    .min(1, 'Quantity must be at least 1'),
+  eventId: positiveId('Event id'),
+  quantity: wholeNumber('Quantity', 1, EVENT_MAX_TICKETS_MAX),
 });
 export type CreateOrderRequest = z.infer<typeof ZCreateOrderRequest>;
 
 export const ZIdempotencyKey = z
   .string()
   .trim()
-  .min(1)
+  .min(1, 'Idempotency-Key must not be blank')
   .max(200, 'Idempotency-Key must be at most 200 characters');
 
 export const ORDER_STATUSES = ['completed'] as const;
 
+/** An order as POST /orders and GET /orders present it; amounts in dollars with two decimals. */
 export const ZOrder = z.object({
   id: z.number().int(),
   status: z.enum(ORDER_STATUSES),
   quantity: z.number().int(),
   unitPrice: z.number(),
   totalAmount: z.number(),
+  /** ISO 8601, UTC. */
   createdAt: z.string(),
   event: z.object({
     id: z.number().int(),
     name: z.string(),
     image: z.string().nullable(),
+    /** ISO 8601, UTC. */
     date: z.string(),
   }),
 });
 export type Order = z.infer<typeof ZOrder>;
+
+export const ZOrderList = z.array(ZOrder);

@@ -1,8 +1,13 @@
 import { ROLES } from '@stagedoor/shared/auth';
+import { ORDER_STATUSES } from '@stagedoor/shared/orders';
 import type { ImageMimeType } from '@stagedoor/shared/limits';
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
+  boolean,
+  check,
   customType,
+  index,
   integer,
   pgEnum,
   pgTable,
@@ -56,3 +61,68 @@ export const images = pgTable('images', {
   data: bytea('data').notNull(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+export const events = pgTable(
+  'events',
+  {
+    id: serial('id').primaryKey(),
+    creatorId: integer('creator_id')
+      .notNull()
+      .references(() => accounts.id),
+    name: text('name').notNull(),
+    description: text('description').notNull(),
+    image: text('image'),
+    priceCents: integer('price_cents').notNull(),
+    maxTickets: integer('max_tickets').notNull(),
+    // Only ever changed by the purchase's conditional UPDATE (orders.repo.ts takeTickets).
+    sold: integer('sold').notNull().default(0),
+    date: timestamp('date', { withTimezone: true }).notNull(),
+    isActive: boolean('is_active').notNull().default(true),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    check('events_price_cents_check', sql`${table.priceCents} >= 0`),
+    check('events_max_tickets_check', sql`${table.maxTickets} >= 1`),
+    // A second line of defence: the purchase's conditional UPDATE is what keeps sales within stock.
+    check('events_sold_check', sql`${table.sold} >= 0 AND ${table.sold} <= ${table.maxTickets}`),
+    index('events_is_active_date_index').on(table.isActive, table.date),
+    index('events_creator_id_index').on(table.creatorId),
+  ],
+);
+
+export type EventRow = typeof events.$inferSelect;
+
+export const ORDER_IDEMPOTENCY_INDEX = 'orders_account_id_idempotency_key_unique';
+
+export const orders = pgTable(
+  'orders',
+  {
+    id: serial('id').primaryKey(),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id),
+    // No cascade: an event with orders has sold tickets, and such an event is never deleted.
+    eventId: integer('event_id')
+      .notNull()
+      .references(() => events.id),
+    quantity: integer('quantity').notNull(),
+    unitPriceCents: integer('unit_price_cents').notNull(),
+    // Price times quantity can pass the 32-bit range (100 000 tickets at $100 000).
+    totalCents: bigint('total_cents', { mode: 'number' }).notNull(),
+    status: text('status', { enum: ORDER_STATUSES }).notNull().default('completed'),
+    idempotencyKey: text('idempotency_key'),
+    // What the keyed request asked for, so a key reused for another purchase is told apart from a retry.
+    requestHash: text('request_hash'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    check('orders_quantity_check', sql`${table.quantity} > 0`),
+    // Rows without a key never conflict: PostgreSQL treats NULLs as distinct.
+    uniqueIndex(ORDER_IDEMPOTENCY_INDEX).on(table.accountId, table.idempotencyKey),
+    index('orders_account_id_created_at_index').on(table.accountId, table.createdAt),
+    index('orders_event_id_index').on(table.eventId),
+  ],
+);
+
+export type OrderRow = typeof orders.$inferSelect;

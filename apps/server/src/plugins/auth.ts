@@ -38,6 +38,21 @@ export async function authenticate(request: FastifyRequest): Promise<AccountRow>
   return account;
 }
 
+/**
+ * For public routes that show more to the right viewer: the signed-in account, or null for a visitor.
+ * An unusable token (expired, revoked) also means a visitor, so a stale session never breaks a public
+ * page (the web app logs out on any 401).
+ */
+export async function optionalAccount(request: FastifyRequest): Promise<AccountRow | null> {
+  if (!request.headers.authorization) return null;
+  try {
+    return await authenticate(request);
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'UNAUTHORIZED') return null;
+    throw error;
+  }
+}
+
 /** A preHandler admitting signed-in accounts, of the given role only if one is named (else 403). */
 export function requireAuth(role?: Role): preHandlerAsyncHookHandler {
   return async (request) => {

@@ -3,8 +3,6 @@ import { IMAGE_MAX_BYTES } from '@stagedoor/shared/limits';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../errors';
 
-export const FILE_TOO_LARGE_MESSAGE = `File size must be less than ${IMAGE_MAX_BYTES / 1024 / 1024}MB`;
-
 const FIELD_MAX_BYTES = 16 * 1024;
 
 export async function setupMultipart(app: FastifyInstance): Promise<void> {
@@ -19,13 +17,16 @@ export interface MultipartForm {
   files: Record<string, Buffer>;
 }
 
+/** The file fields a form accepts, each with the message its form shows for a file over the limit. */
+export type FileFields = Readonly<Record<string, { sizeMessage: string }>>;
+
 /**
  * Reads a whole multipart form into memory, accepting files only in `fileFields`. A file over the limit
  * is a 413 naming its field; an empty file part (a form sent with no file chosen) counts as no file.
  */
 export async function readMultipartForm(
   request: FastifyRequest,
-  fileFields: readonly string[],
+  fileFields: FileFields,
 ): Promise<MultipartForm> {
   if (!request.isMultipart()) {
     throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Expected a multipart/form-data request');
@@ -44,7 +45,8 @@ export async function readMultipartForm(
         form.fields[field] = String(part.value);
         continue;
       }
-      if (!fileFields.includes(field)) {
+      const accepted = Object.hasOwn(fileFields, field) ? fileFields[field] : undefined;
+      if (!accepted) {
         throw new AppError('VALIDATION_FAILED', `Unexpected file field ${field}`, {
           [field]: 'Unexpected file',
         });
@@ -53,10 +55,10 @@ export async function readMultipartForm(
       try {
         data = await part.toBuffer();
       } catch (error) {
-        if (error instanceof RequestFileTooLargeError) throw fileTooLarge(field);
+        if (error instanceof RequestFileTooLargeError) throw fileTooLarge(field, accepted.sizeMessage);
         throw error;
       }
-      if (part.file.truncated) throw fileTooLarge(field);
+      if (part.file.truncated) throw fileTooLarge(field, accepted.sizeMessage);
       if (data.length > 0) form.files[field] = data;
     }
   } catch (error) {
@@ -68,6 +70,6 @@ export async function readMultipartForm(
   return form;
 }
 
-function fileTooLarge(field: string): AppError {
-  return new AppError('PAYLOAD_TOO_LARGE', FILE_TOO_LARGE_MESSAGE, { [field]: FILE_TOO_LARGE_MESSAGE });
+function fileTooLarge(field: string, message: string): AppError {
+  return new AppError('PAYLOAD_TOO_LARGE', message, { [field]: message });
 }

@@ -43,12 +43,13 @@ describe('routes', () => {
     expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeInTheDocument();
   });
 
+  // Every API read answers 404 here: each screen must still render its own frame or failure state.
   it.each([
     ['/events', 'Upcoming Events'],
-    ['/events/4', 'Event Details'],
-    ['/creator/grace', 'Creator Profile'],
-    ['/creators/dashboard/creator/3', 'Creator'],
-    ['/purchase-confirmation/4/2', 'Purchase Confirmation'],
+    ['/events/4', 'Event unavailable'],
+    ['/events/4/checkout', 'Checkout'],
+    ['/creator/grace', 'Creator not found'],
+    ['/purchase-confirmation/4/2', 'Purchase Completed!'],
     ['/creators/dashboard/my-events', 'My Events'],
     ['/creators/dashboard/events/create', 'Create Event'],
     ['/creators/dashboard/events/4/edit', 'Edit Event'],

@@ -44,6 +44,8 @@ type RequestOptions<TSchema extends z.ZodType | undefined> = {
    * expired session, so it must not sign anyone out.
    */
   anonymous?: boolean;
+  /** Extra request headers, such as a purchase's `Idempotency-Key`. */
+  headers?: Record<string, string>;
   signal?: AbortSignal;
 };
 
@@ -52,9 +54,9 @@ type Answer<TSchema> = TSchema extends z.ZodType ? z.output<TSchema> : unknown;
 async function request<TSchema extends z.ZodType | undefined = undefined>(
   method: string,
   path: string,
-  { body, schema, anonymous = false, signal }: RequestOptions<TSchema> = {},
+  { body, schema, anonymous = false, headers: extraHeaders, signal }: RequestOptions<TSchema> = {},
 ): Promise<Answer<TSchema>> {
-  const headers = new Headers({ Accept: 'application/json' });
+  const headers = new Headers({ Accept: 'application/json', ...extraHeaders });
   const token = anonymous ? null : readStoredToken();
   if (token) headers.set('Authorization', `Bearer ${token}`);
 

@@ -16,6 +16,7 @@ const imagePath = (folder: string, file: string) => `/api/${folder}/${encodeURIC
 
 /** Image endpoints take the file names the API puts in user objects. */
 export const imageUrls = {
+  event: (file: string) => imagePath('events/image', file),
   creatorHeader: (file: string) => imagePath('creators/header-image', file),
   profile: (role: Role, file: string) =>
     imagePath(role === 'creator' ? 'creators/profile-image' : 'users/profile-image', file),

@@ -1,13 +1,23 @@
 import type { SessionUser } from '@stagedoor/shared/auth';
+import type { PublicCreator } from '@stagedoor/shared/creators';
+import type { Event } from '@stagedoor/shared/events';
+import type { Order } from '@stagedoor/shared/orders';
 import { vi } from 'vitest';
 
 type Reply = { status?: number; body?: unknown };
-export type ApiCall = { method: string; path: string; headers: Headers; body: unknown };
+export type ApiCall = {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  headers: Headers;
+  body: unknown;
+};
 type Handler = Reply | ((call: ApiCall) => Reply | Promise<Reply>);
 
 /**
- * Replaces `fetch` with a fake API keyed by "METHOD /path" (without the /api prefix). Anything not
- * listed answers 404 the way the real server does. Returns the calls made, for assertions.
+ * Replaces `fetch` with a fake API keyed by "METHOD /path" (without the /api prefix, and without the
+ * query, which a handler function reads from its call). Anything not listed answers 404 the way the
+ * real server does. Returns the calls made, for assertions.
  */
 export function stubApi(handlers: Record<string, Handler>): ApiCall[] {
   const calls: ApiCall[] = [];
@@ -18,7 +28,7 @@ export function stubApi(handlers: Record<string, Handler>): ApiCall[] {
       const method = init.method ?? 'GET';
       const path = url.pathname.replace(/^\/api/, '');
       const body = typeof init.body === 'string' ? JSON.parse(init.body) : init.body;
-      const call = { method, path, headers: new Headers(init.headers), body };
+      const call = { method, path, query: url.searchParams, headers: new Headers(init.headers), body };
       calls.push(call);
 
       const handler = handlers[`${method} ${path}`];
@@ -68,4 +78,55 @@ export function signedInAs(user: SessionUser): Record<string, Handler> {
   localStorage.setItem('token', 'stored-token');
   localStorage.setItem('user', JSON.stringify(user));
   return { 'GET /auth/verify-token': { body: { valid: true, user } } };
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** An ISO instant `days` from now (negative for the past). */
+export function daysFromNow(days: number): string {
+  return new Date(Date.now() + days * DAY_MS).toISOString();
+}
+
+/** An event as the API presents it: Grace's, active, a week ahead. */
+export function anEvent(overrides: Partial<Event> = {}): Event {
+  const date = overrides.date ?? daysFromNow(7);
+  return {
+    id: 4,
+    name: 'Jazz Night',
+    description: 'An evening of standards.',
+    image: 'jazz.png',
+    price: 25,
+    maxTickets: 100,
+    ticketsLeft: 60,
+    date,
+    eventDate: date,
+    isActive: true,
+    creatorId: 3,
+    creator: { nickname: 'grace', firstName: 'Grace', lastName: 'Hopper' },
+    ...overrides,
+  };
+}
+
+export function anOrder(overrides: Partial<Order> = {}): Order {
+  return {
+    id: 11,
+    status: 'completed',
+    quantity: 2,
+    unitPrice: 25,
+    totalAmount: 50,
+    createdAt: daysFromNow(-1),
+    event: { id: 4, name: 'Jazz Night', image: 'jazz.png', date: daysFromNow(7) },
+    ...overrides,
+  };
+}
+
+export function aPublicCreator(overrides: Partial<PublicCreator> = {}): PublicCreator {
+  return {
+    id: 3,
+    nickname: 'grace',
+    firstName: 'Grace',
+    lastName: 'Hopper',
+    creatorInfo: { headerImageUrl: null, profileImageUrl: null, biography: 'Compilers and COBOL.' },
+    ...overrides,
+  };
 }

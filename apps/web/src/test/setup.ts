@@ -2,7 +2,8 @@ import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
 
-// jsdom implements neither scrolling, object URLs nor ResizeObserver; the app and Headless UI use them.
+// jsdom implements neither scrolling, object URLs, ResizeObserver nor IntersectionObserver; the app and
+// Headless UI use them. A test that needs an observer to report replaces it (see the event list test).
 window.scrollTo = vi.fn();
 Element.prototype.scrollIntoView = vi.fn();
 URL.createObjectURL = vi.fn(() => 'blob:preview');
@@ -11,6 +12,18 @@ globalThis.ResizeObserver = class {
   observe() {}
   unobserve() {}
   disconnect() {}
+};
+globalThis.IntersectionObserver = class {
+  readonly root = null;
+  readonly rootMargin = '';
+  readonly scrollMargin = '';
+  readonly thresholds = [];
+  observe() {}
+  unobserve() {}
+  disconnect() {}
+  takeRecords() {
+    return [];
+  }
 };
 
 afterEach(() => {

@@ -31,6 +31,15 @@ export async function findAccountByEmail(db: Database, email: string): Promise<A
   return row ?? null;
 }
 
+/** Nicknames are unique whatever their case, so any case finds the account. */
+export async function findAccountByNickname(db: Database, nickname: string): Promise<AccountRow | null> {
+  const [row] = await db
+    .select()
+    .from(accounts)
+    .where(sql`lower(${accounts.nickname}) = lower(${nickname})`);
+  return row ?? null;
+}
+
 /** The lower-cased nicknames starting with a (lower-case) prefix. */
 export async function findNicknamesStartingWith(db: Database, prefix: string): Promise<string[]> {
   const rows = await db

@@ -17,6 +17,7 @@ import { AppError, parseOrThrow } from '../../errors';
 import { authenticate, requireAuth, signedInAccount } from '../../plugins/auth';
 import { readMultipartForm } from '../../plugins/multipart';
 import { limitFailures, limitRequestsPerIp, type Limit } from '../../plugins/rate-limit';
+import { PROFILE_IMAGE } from '../images/images.service';
 import { changePassword, logIn, registerAccount } from './auth.service';
 import { updateProfile } from './profile.service';
 import { toSessionUser } from './session-user';
@@ -98,14 +99,17 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     '/auth/profile/creator',
     { preHandler: requireAuth('creator'), schema: { response: { 200: ZSessionUser } } },
     async (request) => {
-      const form = await readMultipartForm(request, ['headerImageUrl']);
+      const form = await readMultipartForm(request, { headerImageUrl: PROFILE_IMAGE });
       const input = parseOrThrow(ZProfileUpdateRequest, form.fields);
       const header = form.files.headerImageUrl;
       return updateProfile(
         app.deps,
         signedInAccount(request),
         input,
-        header && { slot: 'headerImage', upload: { field: 'headerImageUrl', data: header } },
+        header && {
+          slot: 'headerImage',
+          upload: { field: 'headerImageUrl', data: header, kind: PROFILE_IMAGE },
+        },
       );
     },
   );
@@ -114,7 +118,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     '/auth/profile/creator/profile-image',
     { preHandler: requireAuth('creator'), schema: { response: { 200: ZSessionUser } } },
     async (request) => {
-      const form = await readMultipartForm(request, ['profileImageUrl']);
+      const form = await readMultipartForm(request, { profileImageUrl: PROFILE_IMAGE });
       const image = form.files.profileImageUrl;
       if (!image) {
         throw new AppError('VALIDATION_FAILED', PICK_AN_IMAGE_MESSAGE, {
@@ -127,7 +131,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         {},
         {
           slot: 'profileImage',
-          upload: { field: 'profileImageUrl', data: image },
+          upload: { field: 'profileImageUrl', data: image, kind: PROFILE_IMAGE },
         },
       );
     },

@@ -20,6 +20,11 @@ describe('firstFreeNickname', () => {
     expect(firstFreeNickname('ada', new Set(['ada', 'ada-2', 'ada-4']))).toBe('ada-3');
   });
 
+  it('never hands out a word the creator routes use', () => {
+    expect(firstFreeNickname('profile', new Set())).toBe('profile-2');
+    expect(firstFreeNickname('header-image', new Set(['header-image-2']))).toBe('header-image-3');
+  });
+
   it('shortens the base so the suffix fits in 32 characters, and stays under the shared prefix', () => {
     const base = 'a'.repeat(32);
     const taken = new Set([base, ...Array.from({ length: 8 }, (_, n) => `${'a'.repeat(30)}-${n + 2}`)]);

@@ -3,6 +3,16 @@ import { NICKNAME_MAX_LENGTH } from '@stagedoor/shared/limits';
 // Every candidate starts with this much of the base, whatever suffix it gets.
 const SHARED_PREFIX_LENGTH = 20;
 
+/**
+ * Words that are path segments next to /creators/{nickname}/events and /creators/profile/{nickname}:
+ * the router would send a creator with one of these nicknames to another route.
+ */
+const RESERVED_NICKNAMES: ReadonlySet<string> = new Set(['profile', 'header-image', 'profile-image']);
+
+export function isReservedNickname(nickname: string): boolean {
+  return RESERVED_NICKNAMES.has(nickname.toLowerCase());
+}
+
 /** A nickname made from a name: ASCII letters, digits, '-' and '_' only, at most 32 characters. */
 export function nicknameBase(firstName: string, lastName: string, fallback: string): string {
   const slug = `${firstName} ${lastName}`
@@ -20,11 +30,11 @@ export function candidatePrefix(base: string): string {
   return base.slice(0, SHARED_PREFIX_LENGTH);
 }
 
-/** base, base-2, base-3…: the first candidate not in `taken` (lower-cased nicknames). */
+/** base, base-2, base-3…: the first candidate neither in `taken` (lower-cased nicknames) nor reserved. */
 export function firstFreeNickname(base: string, taken: ReadonlySet<string>): string {
   for (let n = 1; ; n += 1) {
     const suffix = n === 1 ? '' : `-${n}`;
     const candidate = base.slice(0, NICKNAME_MAX_LENGTH - suffix.length) + suffix;
-    if (!taken.has(candidate)) return candidate;
+    if (!taken.has(candidate) && !isReservedNickname(candidate)) return candidate;
   }
 }

@@ -5,6 +5,7 @@ import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
 import { saveImageWith, type ImageUpload } from '../images/images.service';
 import { updateAccount, type AccountChanges } from './accounts.repo';
+import { isReservedNickname } from './nicknames';
 import { toSessionUser } from './session-user';
 
 export const NICKNAME_TAKEN_MESSAGE = 'This nickname is already taken';
@@ -36,7 +37,11 @@ function profileChanges(account: AccountRow, input: ProfileUpdateRequest): Accou
   const changes: AccountChanges = {};
   if (input.firstName !== undefined) changes.firstName = input.firstName;
   if (input.lastName !== undefined) changes.lastName = input.lastName;
-  if (input.nickname !== undefined) changes.nickname = input.nickname;
+  if (input.nickname !== undefined) {
+    // A reserved word is as unavailable as a nickname someone has.
+    if (isReservedNickname(input.nickname)) throw nicknameTaken();
+    changes.nickname = input.nickname;
+  }
   // Spectators have no biography (spec §6); one sent along with their other fields is ignored.
   if (input.biography !== undefined && account.role === 'creator')
     changes.biography = input.biography || null;
@@ -49,9 +54,11 @@ async function applyChanges(deps: Pick<Deps, 'db'>, accountId: number, changes: 
     if (!result) throw new AppError('NOT_FOUND', 'Account not found');
     return result;
   } catch (error) {
-    if (violatedUniqueIndex(error) === ACCOUNT_NICKNAME_INDEX) {
-      throw new AppError('CONFLICT', NICKNAME_TAKEN_MESSAGE, { nickname: NICKNAME_TAKEN_MESSAGE });
-    }
+    if (violatedUniqueIndex(error) === ACCOUNT_NICKNAME_INDEX) throw nicknameTaken();
     throw error;
   }
+}
+
+function nicknameTaken(): AppError {
+  return new AppError('CONFLICT', NICKNAME_TAKEN_MESSAGE, { nickname: NICKNAME_TAKEN_MESSAGE });
 }

@@ -11,6 +11,7 @@ const IMAGE_ROUTES = [
   '/creators/header-image/:file',
   '/creators/profile-image/:file',
   '/users/profile-image/:file',
+  '/events/image/:file',
 ];
 
 export const imageRoutes: FastifyPluginAsyncZod = async (app) => {

@@ -1,5 +1,5 @@
 import type { ErrorCode } from '@stagedoor/shared/errors';
-import { IMAGE_MIME_TYPES } from '@stagedoor/shared/limits';
+import { IMAGE_MAX_BYTES, IMAGE_MIME_TYPES } from '@stagedoor/shared/limits';
 import { fileTypeFromBuffer } from 'file-type';
 import sharp from 'sharp';
 import type { Deps } from '../../deps';
@@ -7,7 +7,27 @@ import { AppError } from '../../errors';
 import { newImageName } from './image-names';
 import type { StoredImage } from './image-store';
 
-export const IMAGE_TYPE_MESSAGE = 'Only JPG and PNG images are allowed';
+const MAX_MEGABYTES = IMAGE_MAX_BYTES / 1024 / 1024;
+
+/**
+ * The same rules for every upload, worded as the form that sends it words them (spec §5): the profile
+ * form and the event form each have their own texts for a wrong type and a file too large.
+ */
+export interface ImageKind {
+  typeMessage: string;
+  sizeMessage: string;
+}
+
+export const PROFILE_IMAGE: ImageKind = {
+  typeMessage: 'Only JPG and PNG images are allowed',
+  sizeMessage: `File size must be less than ${MAX_MEGABYTES}MB`,
+};
+
+export const EVENT_IMAGE: ImageKind = {
+  typeMessage: 'Please select a valid JPG or PNG image',
+  sizeMessage: `Image size must be less than ${MAX_MEGABYTES}MB`,
+};
+
 export const IMAGE_UNREADABLE_MESSAGE = 'The image is damaged or could not be read';
 export const IMAGE_DIMENSIONS_MESSAGE = 'The image has too many pixels';
 
@@ -15,21 +35,22 @@ export const IMAGE_DIMENSIONS_MESSAGE = 'The image has too many pixels';
 const MAX_INPUT_PIXELS = 50_000_000;
 const MAX_OUTPUT_SIDE = 2560;
 
-/** An uploaded file and the form field it came in, so every error can name the field. */
+/** An uploaded file, the form field it came in (so every error can name it) and the form's wording. */
 export interface ImageUpload {
   field: string;
   data: Buffer;
+  kind: ImageKind;
 }
 
 /**
  * The image rules in one place: JPEG or PNG by content (never by name or declared type), decoded and
  * re-encoded upright, bounded in pixels, without any metadata (EXIF, GPS, comments). The size limit is
- * enforced earlier, while the upload streams in (see readMultipartForm).
+ * enforced earlier, while the upload streams in (readMultipartForm, with the kind's sizeMessage).
  */
 export async function normalizeImage(upload: ImageUpload): Promise<StoredImage> {
   const detected = await fileTypeFromBuffer(upload.data);
   const mime = IMAGE_MIME_TYPES.find((type) => type === detected?.mime);
-  if (!mime) throw imageError('UNSUPPORTED_MEDIA_TYPE', upload.field, IMAGE_TYPE_MESSAGE);
+  if (!mime) throw imageError('UNSUPPORTED_MEDIA_TYPE', upload.field, upload.kind.typeMessage);
 
   try {
     // sharp writes no metadata unless asked to (keepMetadata/withExif), so re-encoding strips it all.
@@ -72,7 +93,7 @@ export async function saveImageWith<T>(
 }
 
 /** A leftover file wastes space but breaks nothing, so a failed delete must not fail the request. */
-async function discardImage(deps: Pick<Deps, 'images' | 'log'>, name: string): Promise<void> {
+export async function discardImage(deps: Pick<Deps, 'images' | 'log'>, name: string): Promise<void> {
   try {
     await deps.images.delete(name);
   } catch (error) {

@@ -1,16 +1,13 @@
-import { readdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { SessionUser } from '@stagedoor/shared/auth';
 import type { ErrorBody } from '@stagedoor/shared/errors';
 import { IMAGE_MAX_BYTES } from '@stagedoor/shared/limits';
-import { count } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { api, authHeader, createCreator, postForm, type FormFile } from '../../../test/factories';
-import { pixelBombPng, pngWithMetadata, sidewaysJpeg } from '../../../test/images';
+import { pixelBombPng, pngWithMetadata, sidewaysJpeg, storedImageCount } from '../../../test/images';
 import { createTestApp } from '../../../test/test-app';
-import type { App } from '../../app';
-import { images } from '../../db/schema';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const png = async (): Promise<FormFile> => ({
@@ -18,17 +15,6 @@ const png = async (): Promise<FormFile> => ({
   filename: 'header.png',
   type: 'image/png',
 });
-
-async function storedImageCount(app: App): Promise<number> {
-  if (app.deps.config.imageStorage === 'database') {
-    const [row] = await app.deps.db.select({ total: count() }).from(images);
-    return row?.total ?? 0;
-  }
-  return readdir(path.join(app.deps.config.dataDir, 'images')).then(
-    (files) => files.length,
-    () => 0,
-  );
-}
 
 describe.each(['disk', 'database'] as const)('images stored on %s', async (storage) => {
   const app = await createTestApp({ IMAGE_STORAGE: storage });
@@ -228,6 +214,8 @@ describe('image rules', async () => {
       '/api/creators/header-image/..%2Fsecret.txt',
       '/api/creators/profile-image/%2e%2e%2fsecret.txt',
       '/api/users/profile-image/..%2F..%2Fetc%2Fpasswd',
+      '/api/events/image/..%2Fsecret.txt',
+      '/api/events/image/secret.txt',
       '/api/creators/header-image/00000000-0000-0000-0000-000000000000.png%2F..%2F..%2Fsecret.txt',
       '/api/users/profile-image/00000000-0000-0000-0000-000000000000.png',
     ]) {

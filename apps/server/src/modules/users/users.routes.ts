@@ -1,7 +1,9 @@
 import { ZProfileUpdateRequest, ZSessionUser } from '@stagedoor/shared/auth';
+import { ZPublicUser, ZUserIdParams } from '@stagedoor/shared/creators';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { requireAuth, signedInAccount } from '../../plugins/auth';
+import { optionalAccount, requireAuth, signedInAccount } from '../../plugins/auth';
 import { updateProfile } from '../auth/profile.service';
+import { getPublicUser } from './users.service';
 
 export const userRoutes: FastifyPluginAsyncZod = async (app) => {
   // Either role; the same rules as PATCH /auth/profile/{role}, but answering the user object itself.
@@ -9,5 +11,11 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
     '/users/profile/info',
     { preHandler: requireAuth(), schema: { body: ZProfileUpdateRequest, response: { 200: ZSessionUser } } },
     async (request) => updateProfile(app.deps, signedInAccount(request), request.body),
+  );
+
+  app.get(
+    '/users/:id',
+    { schema: { params: ZUserIdParams, response: { 200: ZPublicUser } } },
+    async (request) => getPublicUser(app.deps, await optionalAccount(request), request.params.id),
   );
 };

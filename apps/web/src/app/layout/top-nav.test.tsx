@@ -80,7 +80,7 @@ describe('top navigation', () => {
     stubApi(signedInAs(aCreator()));
     renderApp('/events/4');
 
-    await screen.findByRole('heading', { name: 'Event Details' });
+    await screen.findByRole('heading', { name: 'Event unavailable' });
     expect(screen.getByRole('navigation', { name: 'Main' })).toBeInTheDocument();
   });
 });

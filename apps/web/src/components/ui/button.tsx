@@ -2,7 +2,7 @@ import type { ComponentProps } from 'react';
 import { Link } from 'react-router';
 import { cn } from '../../lib/cn';
 
-type Variant = 'primary' | 'secondary' | 'inverse';
+type Variant = 'primary' | 'secondary' | 'inverse' | 'danger';
 type Size = 'sm' | 'md' | 'lg';
 type Look = { variant?: Variant; size?: Size };
 
@@ -12,6 +12,7 @@ const variants: Record<Variant, string> = {
     'bg-white text-slate-900 shadow-sm ring-1 ring-inset ring-slate-300 hover:bg-slate-50 focus-visible:outline-brand-600',
   inverse:
     'bg-white/10 text-white ring-1 ring-inset ring-white/20 hover:bg-white/20 focus-visible:outline-white',
+  danger: 'bg-red-600 text-white shadow-sm hover:bg-red-500 focus-visible:outline-red-600',
 };
 
 const sizes: Record<Size, string> = {

@@ -6,6 +6,8 @@ type FieldProps = {
   /** Guidance under the field; the error takes its place while there is one. */
   hint?: ReactNode;
   error?: string;
+  /** Marks the label with an asterisk (drawn by CSS, so the label's text stays the field's name). */
+  required?: boolean;
 };
 
 const controlClasses = cn(
@@ -22,7 +24,7 @@ const controlClasses = cn(
 function useField(
   id: string | undefined,
   name: string | undefined,
-  { hint, error }: Omit<FieldProps, 'label'>,
+  { hint, error }: Pick<FieldProps, 'hint' | 'error'>,
 ) {
   const generated = useId();
   const controlId = id ?? name ?? generated;
@@ -42,13 +44,20 @@ function FieldFrame({
   label,
   hint,
   error,
+  required,
   controlId,
   noteId,
   children,
 }: FieldProps & { controlId: string; noteId: string; children: ReactNode }) {
   return (
     <div className="space-y-1.5">
-      <label htmlFor={controlId} className="block text-sm font-medium text-slate-800">
+      <label
+        htmlFor={controlId}
+        className={cn(
+          'block text-sm font-medium text-slate-800',
+          required && "after:ml-0.5 after:text-red-600 after:content-['*']",
+        )}
+      >
         {label}
       </label>
       {children}
@@ -65,11 +74,32 @@ function FieldFrame({
   );
 }
 
-export function Input({ label, hint, error, id, className, ...props }: FieldProps & ComponentProps<'input'>) {
+export function Input({
+  label,
+  hint,
+  error,
+  id,
+  className,
+  required,
+  ...props
+}: FieldProps & ComponentProps<'input'>) {
   const { controlId, noteId, controlAria } = useField(id, props.name, { hint, error });
   return (
-    <FieldFrame label={label} hint={hint} error={error} controlId={controlId} noteId={noteId}>
-      <input id={controlId} className={cn(controlClasses, className)} {...controlAria} {...props} />
+    <FieldFrame
+      label={label}
+      hint={hint}
+      error={error}
+      required={required}
+      controlId={controlId}
+      noteId={noteId}
+    >
+      <input
+        id={controlId}
+        className={cn(controlClasses, className)}
+        aria-required={required || undefined}
+        {...controlAria}
+        {...props}
+      />
     </FieldFrame>
   );
 }
@@ -99,7 +129,13 @@ type ImageInputProps = FieldProps & {
   /** Answers whether the file was taken; a refused one is cleared from the control. */
   onPick: (file: File | null) => boolean;
   accept: string;
-  shape: 'banner' | 'avatar';
+  shape: keyof typeof previewShapes;
+};
+
+const previewShapes = {
+  banner: 'aspect-[4/1] w-full rounded-lg',
+  cover: 'aspect-video w-full max-w-md rounded-lg',
+  avatar: 'size-24 rounded-full',
 };
 
 export function ImageInput({
@@ -112,19 +148,24 @@ export function ImageInput({
   onPick,
   accept,
   shape,
+  required,
 }: ImageInputProps) {
   const { controlId, noteId, controlAria } = useField(undefined, name, { hint, error });
   const previewUrl = useObjectUrl(file) ?? currentUrl;
   return (
-    <FieldFrame label={label} hint={hint} error={error} controlId={controlId} noteId={noteId}>
+    <FieldFrame
+      label={label}
+      hint={hint}
+      error={error}
+      required={required}
+      controlId={controlId}
+      noteId={noteId}
+    >
       {previewUrl ? (
         <img
           src={previewUrl}
           alt={`${label} preview`}
-          className={cn(
-            'object-cover ring-1 ring-slate-200',
-            shape === 'banner' ? 'aspect-[4/1] w-full rounded-lg' : 'size-24 rounded-full',
-          )}
+          className={cn('object-cover ring-1 ring-slate-200', previewShapes[shape])}
         />
       ) : null}
       <input
@@ -132,6 +173,7 @@ export function ImageInput({
         name={name}
         type="file"
         accept={accept}
+        aria-required={required || undefined}
         className={cn(
           'block w-full text-sm text-slate-600 file:mr-4 file:rounded-lg file:border-0 file:bg-brand-50',
           'file:px-4 file:py-2 file:text-sm file:font-semibold file:text-brand-700 hover:file:bg-brand-100',

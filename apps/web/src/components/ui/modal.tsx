@@ -12,7 +12,7 @@ type ModalProps = {
 
 export function Modal({ open, onClose, title, children, role = 'dialog' }: ModalProps) {
   return (
-    <Dialog open={open} onClose={onClose} role={role} className="relative z-50">
+    <Dialog open={open} onClose={onClose} role={role} className="fixed inset-0 z-50">
       <DialogBackdrop className="fixed inset-0 bg-slate-950/60" />
       <div className="fixed inset-0 flex items-center justify-center p-4">
         <DialogPanel className="w-full max-w-md space-y-4 rounded-2xl bg-white p-6 shadow-xl">

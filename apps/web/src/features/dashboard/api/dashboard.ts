@@ -1,34 +1,36 @@
 import type { SessionUser } from '@stagedoor/shared/auth';
+import { ZCreatorStats, ZEvent } from '@stagedoor/shared/events';
+import { ZOrder } from '@stagedoor/shared/orders';
 import { useQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { z } from 'zod';
 import { api } from '../../../lib/api-client';
-
-const ZCreatorStats = z.object({
-  totalTicketsSold: z.number(),
-  totalRevenue: z.number(),
-  totalEvents: z.number(),
-});
-
-/** The dashboard only needs each event's date, to count the ones still to come. */
-const ZEventDates = z.array(z.object({ date: z.string() }));
+import { isInFuture } from '../../../lib/dates';
+import { notify } from '../../../lib/notify';
+import { queryKeys } from '../../../lib/query-keys';
 
 /**
- * The creator's stat cards. Until the events endpoints exist (or whenever they fail) the cards read
- * zero: a dashboard that cannot count yet is still a usable dashboard.
+ * The creator's stat cards, asked for only when the account is a creator (spec §6). Until they load,
+ * or when they fail, the cards read zero: a dashboard that cannot count is still a usable dashboard.
  */
 export function useCreatorStats(user: SessionUser) {
   const isCreator = user.role === 'creator';
   const stats = useQuery({
-    queryKey: ['dashboard', 'creator-stats', user.id],
+    queryKey: queryKeys.events.creatorStats(user.id),
     queryFn: ({ signal }) => api.get('/events/creator/stats', { schema: ZCreatorStats, signal }),
     enabled: isCreator,
   });
+  // The same read as My Events, so the two screens share one cached copy.
   const upcoming = useQuery({
-    queryKey: ['dashboard', 'creator-event-dates', user.id],
-    queryFn: ({ signal }) => api.get(`/events/creator/${user.id}`, { schema: ZEventDates, signal }),
-    select: (events) => events.filter((event) => Date.parse(event.date) > Date.now()).length,
+    queryKey: queryKeys.events.byCreator(user.id),
+    queryFn: ({ signal }) => api.get(`/events/creator/${user.id}`, { schema: z.array(ZEvent), signal }),
+    select: (events) => events.filter((event) => isInFuture(event.date)).length,
     enabled: isCreator,
   });
+
+  useEffect(() => {
+    if (stats.isError) notify('Error fetching creator stats', 'error');
+  }, [stats.isError]);
 
   return {
     totalEvents: stats.data?.totalEvents ?? 0,
@@ -38,11 +40,12 @@ export function useCreatorStats(user: SessionUser) {
   };
 }
 
-/** How many orders the spectator has; zero when the orders cannot be read. */
+/** How many orders the account has (spec §2); zero when the orders cannot be read. */
 export function useOrderCount(user: SessionUser) {
+  // The same read as My Tickets, so a purchase updates both.
   const orders = useQuery({
-    queryKey: ['dashboard', 'order-count', user.id],
-    queryFn: ({ signal }) => api.get('/orders', { schema: z.array(z.unknown()), signal }),
+    queryKey: queryKeys.orders.mine(user.id),
+    queryFn: ({ signal }) => api.get('/orders', { schema: z.array(ZOrder), signal }),
     select: (list) => list.length,
   });
   return orders.data ?? 0;

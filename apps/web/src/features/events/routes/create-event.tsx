@@ -1,5 +1,10 @@
-import { ComingSoonPage } from '../../../components/layout/page';
+import { Page } from '../../../components/layout/page';
+import { EventForm } from '../components/event-form';
 
 export function CreateEventRoute() {
-  return <ComingSoonPage title="Create Event" />;
+  return (
+    <Page title="Create Event" description="Publish a paid live event for your fans." width="narrow">
+      <EventForm />
+    </Page>
+  );
 }

@@ -1,5 +1,27 @@
-import { ComingSoonPage } from '../../../components/layout/page';
+import { useParams } from 'react-router';
+import { Page } from '../../../components/layout/page';
+import { Card } from '../../../components/ui/card';
+import { errorMessage } from '../../../lib/api-client';
+import { useEventForEditing } from '../api/events';
+import { EventForm } from '../components/event-form';
 
 export function EditEventRoute() {
-  return <ComingSoonPage title="Edit Event" />;
+  const { id = '' } = useParams();
+  const event = useEventForEditing(id);
+
+  return (
+    <Page title="Edit Event" width="narrow">
+      {event.isPending ? (
+        <Card role="status" className="p-10 text-center text-slate-600">
+          Loading event details...
+        </Card>
+      ) : event.isError ? (
+        <Card role="alert" className="p-10 text-center text-red-700">
+          {errorMessage(event.error, 'Error fetching event details for editing')}
+        </Card>
+      ) : (
+        <EventForm key={event.data.id} event={event.data} />
+      )}
+    </Page>
+  );
 }

@@ -1,5 +1,87 @@
-import { ComingSoonPage } from '../../../components/layout/page';
+import type { Event } from '@stagedoor/shared/events';
+import { CalendarDays, Ticket } from 'lucide-react';
+import { useEffect } from 'react';
+import { useNavigate, useParams } from 'react-router';
+import { Page } from '../../../components/layout/page';
+import { Button, ButtonLink } from '../../../components/ui/button';
+import { Card } from '../../../components/ui/card';
+import { FallbackImage } from '../../../components/ui/fallback-image';
+import { PageSpinner } from '../../../components/ui/spinner';
+import { TextLink } from '../../../components/ui/text-link';
+import { paths } from '../../../config/paths';
+import { errorMessage } from '../../../lib/api-client';
+import { formatLongDateTime, formatMoney } from '../../../lib/format';
+import { imageUrls } from '../../../lib/images';
+import { notify } from '../../../lib/notify';
+import { useSession } from '../../../lib/session';
+import { useEvent } from '../api/events';
 
 export function EventDetailsRoute() {
-  return <ComingSoonPage title="Event Details" />;
+  const { id = '' } = useParams();
+  const event = useEvent(id);
+
+  useEffect(() => {
+    if (event.error) notify(errorMessage(event.error, 'Failed to load event details'), 'error');
+  }, [event.error]);
+
+  if (event.isPending) return <PageSpinner label="Loading event" />;
+  if (event.isError) {
+    return (
+      <Page title="Event unavailable" description="This event could not be loaded." width="narrow">
+        <ButtonLink to={paths.events}>Browse events</ButtonLink>
+      </Page>
+    );
+  }
+  return <EventDetails event={event.data} isRefreshing={event.isFetching} />;
+}
+
+function EventDetails({ event, isRefreshing }: { event: Event; isRefreshing: boolean }) {
+  const { user } = useSession();
+  const navigate = useNavigate();
+  const { creator } = event;
+  const isSoldOut = event.ticketsLeft < 1;
+
+  // Purchasing needs an account: a visitor signs up as a spectator, then carries on to the checkout.
+  const purchase = () =>
+    navigate(user ? paths.checkout(event.id) : paths.userRegister(paths.checkout(event.id)));
+
+  return (
+    <div className="mx-auto w-full max-w-5xl px-4 py-10 sm:px-6 lg:px-8">
+      <Card className="overflow-hidden">
+        <FallbackImage
+          src={event.image && imageUrls.event(event.image)}
+          alt={event.name}
+          className="aspect-[21/9] w-full"
+        />
+        <div className="grid gap-8 p-6 sm:p-8 lg:grid-cols-[1fr_18rem]">
+          <div className="space-y-4">
+            <h1 className="text-3xl font-bold tracking-tight text-slate-900">{event.name}</h1>
+            <p className="flex items-center gap-2 text-slate-700">
+              <CalendarDays aria-hidden className="size-5 text-brand-600" />
+              {formatLongDateTime(event.date)}
+            </p>
+            <p className="whitespace-pre-line text-slate-700">{event.description}</p>
+            <p className="text-sm text-slate-600">
+              Hosted by{' '}
+              <TextLink to={paths.creatorProfile(creator.nickname)}>
+                {`${creator.firstName} ${creator.lastName}`}
+              </TextLink>{' '}
+              <span className="text-slate-500">@{creator.nickname}</span>
+            </p>
+          </div>
+          <aside className="space-y-4 rounded-xl bg-slate-50 p-5 ring-1 ring-slate-200">
+            <p className="text-3xl font-bold text-slate-900">{formatMoney(event.price)}</p>
+            <p className="flex items-center gap-2 text-sm text-slate-700">
+              <Ticket aria-hidden className="size-4" />
+              {`${event.ticketsLeft} tickets available`}
+            </p>
+            <Button onClick={purchase} disabled={isRefreshing || isSoldOut} className="w-full" size="lg">
+              {isRefreshing ? 'Processing...' : 'Purchase Ticket'}
+            </Button>
+            {isSoldOut ? <p className="text-sm font-medium text-red-600">Sold out</p> : null}
+          </aside>
+        </div>
+      </Card>
+    </div>
+  );
 }

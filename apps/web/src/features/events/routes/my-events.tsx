@@ -1,5 +1,73 @@
-import { ComingSoonPage } from '../../../components/layout/page';
+import type { Event } from '@stagedoor/shared/events';
+import { useState } from 'react';
+import { Page } from '../../../components/layout/page';
+import { ButtonLink } from '../../../components/ui/button';
+import { Card } from '../../../components/ui/card';
+import { PageSpinner } from '../../../components/ui/spinner';
+import { TextLink } from '../../../components/ui/text-link';
+import { paths } from '../../../config/paths';
+import { errorMessage } from '../../../lib/api-client';
+import { useCurrentUser } from '../../../lib/session';
+import { useCreatorEvents, useDeleteEvent } from '../api/events';
+import { ConfirmDeleteDialog, ErrorDialog } from '../components/delete-event-dialogs';
+import { MyEventCard } from '../components/my-event-card';
 
 export function MyEventsRoute() {
-  return <ComingSoonPage title="My Events" />;
+  const user = useCurrentUser();
+  const events = useCreatorEvents(user.id);
+  const deleteEvent = useDeleteEvent();
+  const [toDelete, setToDelete] = useState<Event | null>(null);
+  const [deleteError, setDeleteError] = useState<string | null>(null);
+  const [isLoadErrorDismissed, setLoadErrorDismissed] = useState(false);
+
+  // A failed load opens the same Error modal as a failed delete (spec §4, "a store-level events error").
+  const loadError =
+    events.isError && !isLoadErrorDismissed
+      ? errorMessage(events.error, 'Error fetching creator events')
+      : null;
+
+  const confirmDelete = async (event: Event) => {
+    try {
+      await deleteEvent.mutateAsync(event.id);
+    } catch (error) {
+      setDeleteError(errorMessage(error, 'Error deleting event'));
+    } finally {
+      setToDelete(null);
+    }
+  };
+
+  return (
+    <Page
+      title="My Events"
+      description="Manage, edit and stream the events you have created."
+      actions={<ButtonLink to={paths.createEvent}>Create New Event</ButtonLink>}
+    >
+      {events.isPending ? (
+        <PageSpinner label="Loading your events" />
+      ) : !events.data?.length ? (
+        <Card className="space-y-4 p-10 text-center text-slate-600">
+          <p>You haven&apos;t created any events yet.</p>
+          <TextLink to={paths.createEvent}>Create your first event</TextLink>
+        </Card>
+      ) : (
+        <ul className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
+          {events.data.map((event) => (
+            <li key={event.id}>
+              <MyEventCard event={event} onDelete={setToDelete} />
+            </li>
+          ))}
+        </ul>
+      )}
+      <ConfirmDeleteDialog
+        event={toDelete}
+        isDeleting={deleteEvent.isPending}
+        onCancel={() => setToDelete(null)}
+        onConfirm={confirmDelete}
+      />
+      <ErrorDialog
+        message={deleteError ?? loadError}
+        onClose={() => (deleteError ? setDeleteError(null) : setLoadErrorDismissed(true))}
+      />
+    </Page>
+  );
 }

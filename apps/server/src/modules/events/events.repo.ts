@@ -1,0 +1,154 @@
+import { and, asc, count, desc, eq, gt, sql, sum, type SQL } from 'drizzle-orm';
+import type { Database } from '../../db/database';
+import { accounts, events, orders, type AccountRow, type EventRow } from '../../db/schema';
+
+export type EventCreatorRow = Pick<AccountRow, 'nickname' | 'firstName' | 'lastName'>;
+
+/** An event with the names of its creator, as every answer shows it. */
+export interface EventWithCreator {
+  event: EventRow;
+  creator: EventCreatorRow;
+}
+
+export type NewEvent = Pick<
+  EventRow,
+  'creatorId' | 'name' | 'description' | 'image' | 'priceCents' | 'maxTickets' | 'date' | 'isActive'
+>;
+
+export type EventChanges = Partial<
+  Pick<EventRow, 'name' | 'description' | 'image' | 'priceCents' | 'maxTickets' | 'date' | 'isActive'>
+>;
+
+const isUpcoming = () => and(eq(events.isActive, true), gt(events.date, sql`now()`));
+
+function selectWithCreator(db: Database) {
+  return db
+    .select({
+      event: events,
+      creator: { nickname: accounts.nickname, firstName: accounts.firstName, lastName: accounts.lastName },
+    })
+    .from(events)
+    .innerJoin(accounts, eq(accounts.id, events.creatorId));
+}
+
+export async function insertEvent(db: Database, event: NewEvent): Promise<EventRow> {
+  const [row] = await db.insert(events).values(event).returning();
+  if (!row) throw new Error('insert into events returned no row');
+  return row;
+}
+
+export async function findEventById(db: Database, id: number): Promise<EventRow | null> {
+  const [row] = await db.select().from(events).where(eq(events.id, id));
+  return row ?? null;
+}
+
+export async function findEventWithCreator(db: Database, id: number): Promise<EventWithCreator | null> {
+  const [row] = await selectWithCreator(db).where(eq(events.id, id));
+  return row ?? null;
+}
+
+/** Active events still to come, soonest first (id breaks ties, so pages never overlap). */
+export function listUpcomingEvents(
+  db: Database,
+  page: { limit: number; offset: number },
+): Promise<EventWithCreator[]> {
+  return selectWithCreator(db)
+    .where(isUpcoming())
+    .orderBy(asc(events.date), asc(events.id))
+    .limit(page.limit)
+    .offset(page.offset);
+}
+
+/** One creator's active events still to come, soonest first. */
+export function listUpcomingEventsOf(db: Database, creatorId: number): Promise<EventWithCreator[]> {
+  return selectWithCreator(db)
+    .where(and(eq(events.creatorId, creatorId), isUpcoming()))
+    .orderBy(asc(events.date), asc(events.id));
+}
+
+/**
+ * One creator's events, the inactive ones too when asked: those still to come first (soonest first),
+ * then the past ones (most recent first), the order of a dashboard.
+ */
+export function listEventsOf(
+  db: Database,
+  creatorId: number,
+  { includeInactive }: { includeInactive: boolean },
+): Promise<EventWithCreator[]> {
+  const conditions: SQL[] = [eq(events.creatorId, creatorId)];
+  if (!includeInactive) conditions.push(eq(events.isActive, true));
+  const isPast = sql`${events.date} <= now()`;
+  return selectWithCreator(db)
+    .where(and(...conditions))
+    .orderBy(
+      asc(isPast),
+      sql`case when ${isPast} then null else ${events.date} end asc`,
+      desc(events.date),
+      asc(events.id),
+    );
+}
+
+/**
+ * Applies the changes `changesFor` decides on the row read under a lock, so what it judges (the tickets
+ * sold) cannot change before the write; if it throws, nothing is written. Returns the event before and
+ * after, or null when it does not exist.
+ */
+export async function updateEventChecked(
+  db: Database,
+  id: number,
+  changesFor: (before: EventRow) => EventChanges,
+): Promise<{ before: EventRow; after: EventRow } | null> {
+  return db.transaction(async (tx) => {
+    const [before] = await tx.select().from(events).where(eq(events.id, id)).for('update');
+    if (!before) return null;
+    const [after] = await tx
+      .update(events)
+      .set({ ...changesFor(before), updatedAt: new Date() })
+      .where(eq(events.id, id))
+      .returning();
+    return after ? { before, after } : null;
+  });
+}
+
+/**
+ * Deletes the event after `check` approved the row read under a lock, so no purchase can sell a ticket
+ * between the check and the delete. Returns the deleted row, or null when the event does not exist.
+ */
+export async function deleteEventChecked(
+  db: Database,
+  id: number,
+  check: (event: EventRow) => void,
+): Promise<EventRow | null> {
+  return db.transaction(async (tx) => {
+    const [event] = await tx.select().from(events).where(eq(events.id, id)).for('update');
+    if (!event) return null;
+    check(event);
+    await tx.delete(events).where(eq(events.id, id));
+    return event;
+  });
+}
+
+export interface CreatorTotals {
+  events: number;
+  ticketsSold: number;
+  revenueCents: number;
+}
+
+/** Revenue comes from the orders (what buyers paid), not today's price times the tickets sold. */
+export async function creatorTotals(db: Database, creatorId: number): Promise<CreatorTotals> {
+  const [eventCount] = await db
+    .select({ total: count() })
+    .from(events)
+    .where(eq(events.creatorId, creatorId));
+  const [sales] = await db
+    .select({ tickets: sum(orders.quantity), cents: sum(orders.totalCents) })
+    .from(orders)
+    .innerJoin(events, eq(events.id, orders.eventId))
+    .where(eq(events.creatorId, creatorId));
+  return {
+    events: eventCount?.total ?? 0,
+    // SUM answers a numeric (text) or NULL when there are no orders.
+    ticketsSold: Number(sales?.tickets ?? 0),
+    revenueCents: Number(sales?.cents ?? 0),
+  };
+}

@@ -1,0 +1,98 @@
+import {
+  ZCreateEventRequest,
+  ZCreatorIdParams,
+  ZCreatorStats,
+  ZEvent,
+  ZEventIdParams,
+  ZEventList,
+  ZEventListQuery,
+  ZUpdateEventRequest,
+} from '@stagedoor/shared/events';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { parseOrThrow } from '../../errors';
+import { optionalAccount, requireAuth, signedInAccount } from '../../plugins/auth';
+import { readMultipartForm } from '../../plugins/multipart';
+import { EVENT_IMAGE, type ImageUpload } from '../images/images.service';
+import {
+  createEvent,
+  deleteEvent,
+  getCreatorStats,
+  getEvent,
+  getEventForEditing,
+  listCreatorEvents,
+  listEvents,
+  updateEvent,
+} from './events.service';
+
+export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/events',
+    { schema: { querystring: ZEventListQuery, response: { 200: ZEventList } } },
+    async (request) => listEvents(app.deps, request.query),
+  );
+
+  // A static segment wins over a parameter in Fastify's router, so 'stats' never reaches :creatorId.
+  app.get(
+    '/events/creator/stats',
+    { preHandler: requireAuth('creator'), schema: { response: { 200: ZCreatorStats } } },
+    async (request) => getCreatorStats(app.deps, signedInAccount(request)),
+  );
+
+  app.get(
+    '/events/creator/:creatorId',
+    { schema: { params: ZCreatorIdParams, response: { 200: ZEventList } } },
+    async (request) => listCreatorEvents(app.deps, await optionalAccount(request), request.params.creatorId),
+  );
+
+  app.get(
+    '/events/creators/:id/details',
+    { preHandler: requireAuth('creator'), schema: { params: ZEventIdParams, response: { 200: ZEvent } } },
+    async (request) => getEventForEditing(app.deps, signedInAccount(request), request.params.id),
+  );
+
+  app.get('/events/:id', { schema: { params: ZEventIdParams, response: { 200: ZEvent } } }, async (request) =>
+    getEvent(app.deps, request.params.id),
+  );
+
+  app.post(
+    '/events',
+    { preHandler: requireAuth('creator'), schema: { response: { 201: ZEvent } } },
+    async (request, reply) => {
+      const form = await readEventForm(request);
+      const input = parseOrThrow(ZCreateEventRequest, form.fields);
+      const event = await createEvent(app.deps, signedInAccount(request), input, form.image);
+      return reply.code(201).send(event);
+    },
+  );
+
+  app.post(
+    '/events/:id',
+    { preHandler: requireAuth('creator'), schema: { params: ZEventIdParams, response: { 200: ZEvent } } },
+    async (request) => {
+      const form = await readEventForm(request);
+      const input = parseOrThrow(ZUpdateEventRequest, form.fields);
+      return updateEvent(app.deps, signedInAccount(request), request.params.id, input, form.image);
+    },
+  );
+
+  app.delete(
+    '/events/:id',
+    { preHandler: requireAuth('creator'), schema: { params: ZEventIdParams } },
+    async (request, reply) => {
+      await deleteEvent(app.deps, signedInAccount(request), request.params.id);
+      return reply.code(204).send();
+    },
+  );
+};
+
+/**
+ * The event form arrives as JSON, or as multipart (text fields and an optional file `image`); both are
+ * validated by the same schema, the multipart text fields being coerced by it.
+ */
+async function readEventForm(request: FastifyRequest): Promise<{ fields: unknown; image?: ImageUpload }> {
+  if (!request.isMultipart()) return { fields: request.body ?? {} };
+  const form = await readMultipartForm(request, { image: EVENT_IMAGE });
+  const data = form.files.image;
+  return { fields: form.fields, image: data && { field: 'image', data, kind: EVENT_IMAGE } };
+}

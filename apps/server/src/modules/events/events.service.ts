@@ -1,0 +1,182 @@
+import {
+  EVENT_DATE_IN_PAST_MESSAGE,
+  fromCents,
+  toCents,
+  type CreateEventRequest,
+  type CreatorStats,
+  type Event,
+  type EventListQuery,
+  type UpdateEventRequest,
+} from '@stagedoor/shared/events';
+import type { AccountRow, EventRow } from '../../db/schema';
+import type { Deps } from '../../deps';
+import { AppError, type FieldErrors } from '../../errors';
+import { findCreatorById } from '../creators/creators.service';
+import { discardImage, saveImageWith, type ImageUpload } from '../images/images.service';
+import {
+  creatorTotals,
+  deleteEventChecked,
+  findEventWithCreator,
+  insertEvent,
+  listEventsOf,
+  listUpcomingEvents,
+  updateEventChecked,
+  type EventChanges,
+} from './events.repo';
+import { toEvent } from './public-event';
+
+export const EVENT_NOT_FOUND_MESSAGE = 'Event not found';
+export const NOT_YOUR_EVENT_MESSAGE = 'You can only manage your own events';
+export const EVENT_HAS_SALES_MESSAGE =
+  'This event has sold tickets and cannot be deleted. Set it as inactive instead.';
+
+export const maxTicketsBelowSoldMessage = (sold: number) =>
+  `Maximum tickets cannot be lower than the ${sold} tickets already sold`;
+
+type EventDeps = Pick<Deps, 'db' | 'images' | 'log'>;
+
+/** Only the creator who made an event may change it, delete it or open it for editing. */
+export function assertOwner(account: AccountRow, event: EventRow): void {
+  if (event.creatorId !== account.id) throw new AppError('FORBIDDEN', NOT_YOUR_EVENT_MESSAGE);
+}
+
+/** GET /events: a page of the active events still to come, soonest first. */
+export async function listEvents(deps: Pick<Deps, 'db'>, page: EventListQuery): Promise<Event[]> {
+  return (await listUpcomingEvents(deps.db, page)).map(toEvent);
+}
+
+/** Any event, whatever its state: ticket holders of an inactive or past event still open its page. */
+export async function getEvent(deps: Pick<Deps, 'db'>, id: number): Promise<Event> {
+  const found = await findEventWithCreator(deps.db, id);
+  if (!found) throw new AppError('NOT_FOUND', EVENT_NOT_FOUND_MESSAGE);
+  return toEvent(found);
+}
+
+/** The edit form's event: its owner only. */
+export async function getEventForEditing(
+  deps: Pick<Deps, 'db'>,
+  account: AccountRow,
+  id: number,
+): Promise<Event> {
+  const found = await findEventWithCreator(deps.db, id);
+  if (!found) throw new AppError('NOT_FOUND', EVENT_NOT_FOUND_MESSAGE);
+  assertOwner(account, found.event);
+  return toEvent(found);
+}
+
+/**
+ * A creator's events: all of them for the creator (their dashboard), the active ones for anyone else.
+ * An id that is not a creator's is a 404, as on the creator pages.
+ */
+export async function listCreatorEvents(
+  deps: Pick<Deps, 'db'>,
+  viewer: AccountRow | null,
+  creatorId: number,
+): Promise<Event[]> {
+  const creator = await findCreatorById(deps, creatorId);
+  const rows = await listEventsOf(deps.db, creator.id, { includeInactive: viewer?.id === creator.id });
+  return rows.map(toEvent);
+}
+
+/** POST /events: the image is optional here; the web form insists on one (spec §5). */
+export async function createEvent(
+  deps: EventDeps,
+  account: AccountRow,
+  input: CreateEventRequest,
+  image?: ImageUpload,
+): Promise<Event> {
+  const insert = async (imageName: string | null) =>
+    toEvent({
+      event: await insertEvent(deps.db, {
+        creatorId: account.id,
+        name: input.name,
+        description: input.description,
+        image: imageName,
+        priceCents: toCents(input.price),
+        maxTickets: input.maxTickets,
+        date: new Date(input.date),
+        isActive: input.isActive,
+      }),
+      creator: account,
+    });
+  if (!image) return insert(null);
+  return saveImageWith(deps, image, async (imageName) => ({
+    result: await insert(imageName),
+    replacedImage: null,
+  }));
+}
+
+/**
+ * POST /events/{id}: changes the fields sent, judged against the event as stored under a lock. A new
+ * image replaces the old one, which is deleted once the change is committed.
+ */
+export async function updateEvent(
+  deps: EventDeps,
+  account: AccountRow,
+  id: number,
+  input: UpdateEventRequest,
+  image?: ImageUpload,
+): Promise<Event> {
+  const update = async (imageName?: string) => {
+    const result = await updateEventChecked(deps.db, id, (before) => {
+      assertOwner(account, before);
+      const changes = eventChanges(before, input);
+      return imageName ? { ...changes, image: imageName } : changes;
+    });
+    if (!result) throw new AppError('NOT_FOUND', EVENT_NOT_FOUND_MESSAGE);
+    return { result: toEvent({ event: result.after, creator: account }), replacedImage: result.before.image };
+  };
+  if (!image) return (await update()).result;
+  return saveImageWith(deps, image, update);
+}
+
+/**
+ * The changes the request asks for, or every reason it cannot have them: a date moved into the past
+ * (400), fewer tickets than already sold (409 when it is the only problem).
+ */
+function eventChanges(before: EventRow, input: UpdateEventRequest): EventChanges {
+  const changes: EventChanges = { isActive: input.isActive };
+  const invalid: FieldErrors = {};
+  const conflicts: FieldErrors = {};
+  if (input.name !== undefined) changes.name = input.name;
+  if (input.description !== undefined) changes.description = input.description;
+  if (input.price !== undefined) changes.priceCents = toCents(input.price);
+  if (input.maxTickets !== undefined) {
+    if (input.maxTickets < before.sold) conflicts.maxTickets = maxTicketsBelowSoldMessage(before.sold);
+    changes.maxTickets = input.maxTickets;
+  }
+  if (input.date !== undefined) {
+    const date = new Date(input.date);
+    // Resending the stored date of an event that has started is no change, so it is not refused.
+    if (date.getTime() !== before.date.getTime()) {
+      if (date.getTime() <= Date.now()) invalid.date = EVENT_DATE_IN_PAST_MESSAGE;
+      changes.date = date;
+    }
+  }
+  const problems = { ...invalid, ...conflicts };
+  const first = Object.values(problems)[0];
+  if (first) {
+    throw new AppError(Object.keys(invalid).length > 0 ? 'VALIDATION_FAILED' : 'CONFLICT', first, problems);
+  }
+  return changes;
+}
+
+/** DELETE /events/{id}: only while no ticket is sold; its image goes once the row is gone. */
+export async function deleteEvent(deps: EventDeps, account: AccountRow, id: number): Promise<void> {
+  const deleted = await deleteEventChecked(deps.db, id, (event) => {
+    assertOwner(account, event);
+    if (event.sold > 0) throw new AppError('CONFLICT', EVENT_HAS_SALES_MESSAGE);
+  });
+  if (!deleted) throw new AppError('NOT_FOUND', EVENT_NOT_FOUND_MESSAGE);
+  if (deleted.image) await discardImage(deps, deleted.image);
+}
+
+/** GET /events/creator/stats: the caller's totals over all their events. */
+export async function getCreatorStats(deps: Pick<Deps, 'db'>, account: AccountRow): Promise<CreatorStats> {
+  const totals = await creatorTotals(deps.db, account.id);
+  return {
+    totalTicketsSold: totals.ticketsSold,
+    totalRevenue: fromCents(totals.revenueCents),
+    totalEvents: totals.events,
+  };
+}

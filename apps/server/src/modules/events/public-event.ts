@@ -1,0 +1,21 @@
+import { fromCents, type Event } from '@stagedoor/shared/events';
+import type { EventWithCreator } from './events.repo';
+
+/** The event in the API's words: dollars, tickets left, ISO dates, and only its creator's names. */
+export function toEvent({ event, creator }: EventWithCreator): Event {
+  const date = event.date.toISOString();
+  return {
+    id: event.id,
+    name: event.name,
+    description: event.description,
+    image: event.image,
+    price: fromCents(event.priceCents),
+    maxTickets: event.maxTickets,
+    ticketsLeft: event.maxTickets - event.sold,
+    date,
+    eventDate: date,
+    isActive: event.isActive,
+    creatorId: event.creatorId,
+    creator: { nickname: creator.nickname, firstName: creator.firstName, lastName: creator.lastName },
+  };
+}

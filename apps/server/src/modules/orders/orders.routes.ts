@@ -1,0 +1,45 @@
+import {
+  IDEMPOTENCY_KEY_HEADER,
+  ZCreateOrderRequest,
+  ZIdempotencyKey,
+  ZOrder,
+  ZOrderList,
+} from '@stagedoor/shared/orders';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { parseOrThrow } from '../../errors';
+import { requireAuth, signedInAccount } from '../../plugins/auth';
+import { listOrders, purchaseTickets } from './orders.service';
+
+// Read in the handler, not through a route `headers` schema: Fastify would replace request.headers with
+// the parsed object, dropping every header the schema does not name.
+const ZOrderHeaders = z.object({ [IDEMPOTENCY_KEY_HEADER]: ZIdempotencyKey.optional() });
+
+export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.post(
+    '/orders',
+    {
+      preHandler: requireAuth(),
+      schema: { body: ZCreateOrderRequest, response: { 200: ZOrder, 201: ZOrder } },
+    },
+    async (request, reply) => {
+      const headers = parseOrThrow(ZOrderHeaders, {
+        [IDEMPOTENCY_KEY_HEADER]: request.headers[IDEMPOTENCY_KEY_HEADER.toLowerCase()],
+      });
+      const { order, replayed } = await purchaseTickets(
+        app.deps,
+        signedInAccount(request),
+        request.body,
+        headers[IDEMPOTENCY_KEY_HEADER],
+      );
+      if (replayed) reply.header('idempotent-replayed', 'true');
+      return reply.code(replayed ? 200 : 201).send(order);
+    },
+  );
+
+  app.get(
+    '/orders',
+    { preHandler: requireAuth(), schema: { response: { 200: ZOrderList } } },
+    async (request) => listOrders(app.deps, signedInAccount(request)),
+  );
+};

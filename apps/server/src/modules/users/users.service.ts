@@ -1,0 +1,24 @@
+import type { PublicUser } from '@stagedoor/shared/creators';
+import type { AccountRow } from '../../db/schema';
+import type { Deps } from '../../deps';
+import { AppError } from '../../errors';
+import { findAccountById } from '../auth/accounts.repo';
+import { toSessionUser } from '../auth/session-user';
+
+export const USER_NOT_FOUND_MESSAGE = 'User not found';
+
+/**
+ * GET /users/{id}, read by the simple creator view. An account sees itself as its session shows it.
+ * Anyone else sees creators only, with the full name where the spec shows the email (DESIGN.md
+ * Privacy); a spectator is nobody's business but their own.
+ */
+export async function getPublicUser(
+  deps: Pick<Deps, 'db'>,
+  viewer: AccountRow | null,
+  id: number,
+): Promise<PublicUser> {
+  const account = await findAccountById(deps.db, id);
+  if (account && viewer?.id === account.id) return toSessionUser(account);
+  if (account?.role !== 'creator') throw new AppError('NOT_FOUND', USER_NOT_FOUND_MESSAGE);
+  return { ...toSessionUser(account), email: `${account.firstName} ${account.lastName}` };
+}

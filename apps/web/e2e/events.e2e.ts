@@ -1,0 +1,176 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, newVisitor } from './support/browser';
+import {
+  POSTER_PNG,
+  expectToast,
+  logIn,
+  pathOf,
+  person,
+  pickerValue,
+  register,
+  registerByApi,
+} from './support/fixtures';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser.close();
+});
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+function eventCard(page: Page, name: string) {
+  return page.getByRole('article').filter({ has: page.getByRole('heading', { name }) });
+}
+
+async function statCard(page: Page, title: string): Promise<string> {
+  return page.getByRole('region', { name: title }).innerText();
+}
+
+describe('selling tickets in the browser', () => {
+  it('creates an event, sells 2 tickets to a spectator, shows the sales and guards deletion', async () => {
+    const eventName = `Rooftop Session ${Date.now().toString(36)}`;
+    const creator = await newVisitor(browser);
+    await creator.page.goto('/register');
+    await register(creator.page, person('Nina', 'Host'));
+    await creator.page.waitForURL('**/creators/dashboard');
+
+    // Create Event: the image is required and past dates are blocked.
+    await creator.page.goto('/creators/dashboard/events/create');
+    const form = creator.page;
+    await form.getByLabel('Event Name').fill(eventName);
+    await form.getByLabel('Description').fill('Acoustic set on a rooftop, streamed live.');
+    await form.getByLabel('Price').fill('12.50');
+    await form.getByLabel('Maximum Tickets').fill('10');
+    const submit = form.getByRole('button', { name: 'Create Event' });
+    expect(await submit.isDisabled(), 'no image chosen yet').toBe(true);
+
+    const dateInput = form.getByLabel('Event Date');
+    await dateInput.click();
+    const yesterday = new Date(Date.now() - DAY_MS);
+    const yesterdayLabel = yesterday.toLocaleDateString('en-US', {
+      month: 'long',
+      day: 'numeric',
+      year: 'numeric',
+    });
+    const yesterdayCell = form.locator(
+      `.flatpickr-calendar.open .flatpickr-day[aria-label="${yesterdayLabel}"]`,
+    );
+    expect(await yesterdayCell.getAttribute('class')).toContain('flatpickr-disabled');
+    await form.keyboard.press('Escape');
+
+    await form.getByLabel('Event Image').setInputFiles(POSTER_PNG);
+    await dateInput.fill(pickerValue(yesterday));
+    await dateInput.press('Tab');
+    await submit.click();
+    await form.locator('#date-error').waitFor();
+    expect(await pathOf(form)).toBe('/creators/dashboard/events/create');
+
+    const eventDate = new Date(Date.now() + 30 * DAY_MS);
+    eventDate.setHours(20, 0, 0, 0);
+    await dateInput.fill(pickerValue(eventDate));
+    await dateInput.press('Tab');
+    await submit.click();
+    await form.waitForURL('**/creators/dashboard/my-events');
+    await expectToast(form, 'Event created successfully!');
+    const myCard = eventCard(form, eventName);
+    await myCard.waitFor();
+    expect(await myCard.getByText('Active', { exact: true }).count()).toBe(1);
+
+    // The storefront lists it, with its poster.
+    const fan = await newVisitor(browser);
+    await fan.page.goto('/events');
+    const listed = eventCard(fan.page, eventName);
+    await listed.waitFor();
+    expect(await listed.innerText()).toContain('10 tickets left');
+    expect(await listed.innerText()).toContain('$12.50');
+    await expect
+      .poll(() =>
+        listed
+          .locator('img')
+          .first()
+          .evaluate((img: HTMLImageElement) => img.naturalWidth),
+      )
+      .toBeGreaterThan(0);
+
+    // A logged-out spectator is sent to register, then buys 2 tickets.
+    await listed.getByRole('link', { name: 'Get Your Tickets' }).click();
+    await fan.page.waitForURL(/\/events\/\d+$/);
+    const eventPath = new URL(fan.page.url()).pathname;
+    await fan.page.getByRole('button', { name: 'Purchase Ticket' }).click();
+    await fan.page.waitForURL('**/user/register**');
+    await register(fan.page, person('Omar', 'Fan'));
+    await fan.page.waitForURL(`**${eventPath}/checkout`);
+
+    await fan.page.getByRole('button', { name: 'Increase quantity' }).click();
+    await fan.page.getByText('$25.00').first().waitFor();
+    await fan.page.getByRole('button', { name: 'Complete Purchase' }).click();
+    await fan.page.waitForURL(`**/purchase-confirmation/${eventPath.split('/')[2]}/2`);
+    await fan.page.getByRole('heading', { name: 'Purchase Completed!' }).waitFor();
+    const confirmation = await fan.page.locator('main').innerText();
+    expect(confirmation).toContain('2 tickets');
+    expect(confirmation).toContain('$25.00');
+    expect(confirmation).toContain(eventName);
+
+    await fan.page.goto('/user/dashboard/my-tickets');
+    const ticket = eventCard(fan.page, eventName);
+    await ticket.waitFor();
+    const ticketText = await ticket.innerText();
+    expect(ticketText).toContain('2 ticket(s)');
+    expect(ticketText).toContain('25.00');
+    expect(ticketText).toContain('Completed');
+
+    // The creator sees the sale on the dashboard.
+    await creator.page.goto('/creators/dashboard');
+    await expect.poll(() => statCard(creator.page, 'Tickets Sold')).toContain('$25.00 revenue');
+    expect(await statCard(creator.page, 'Tickets Sold')).toMatch(/\b2\b/);
+
+    // An event with sales cannot be deleted: the server's refusal shows in the error modal.
+    await creator.page.goto('/creators/dashboard/my-events');
+    await eventCard(creator.page, eventName)
+      .getByRole('button', { name: `Delete event ${eventName}` })
+      .click();
+    const confirm = creator.page.getByRole('dialog', { name: 'Delete Event' });
+    expect(await confirm.innerText()).toContain(`Are you sure you want to delete the event "${eventName}"?`);
+    await confirm.getByRole('button', { name: 'Delete' }).click();
+    const errorModal = creator.page.getByRole('dialog', { name: 'Error' });
+    await errorModal.waitFor();
+    expect(await errorModal.innerText()).toMatch(/inactive/i);
+    await errorModal.getByRole('button', { name: 'OK' }).click();
+    expect(await eventCard(creator.page, eventName).count()).toBe(1);
+
+    await creator.context.close();
+    await fan.context.close();
+  });
+
+  it('deletes an event without sales from My Events', async () => {
+    const { context, page } = await newVisitor(browser);
+    const pia = person('Pia', 'Solo');
+    const token = await registerByApi(context.request, 'creator', pia);
+    const eventName = `Unsold Night ${Date.now().toString(36)}`;
+    const created = await context.request.post('/api/events', {
+      headers: { authorization: `Bearer ${token}` },
+      data: {
+        name: eventName,
+        description: 'Nobody has bought a ticket yet.',
+        price: 5,
+        maxTickets: 20,
+        date: new Date(Date.now() + 7 * DAY_MS).toISOString(),
+      },
+    });
+    expect(created.status()).toBe(201);
+
+    await logIn(page, 'creator', pia.email);
+    await page.goto('/creators/dashboard/my-events');
+    await eventCard(page, eventName)
+      .getByRole('button', { name: `Delete event ${eventName}` })
+      .click();
+    await page.getByRole('dialog', { name: 'Delete Event' }).getByRole('button', { name: 'Delete' }).click();
+    await expect.poll(() => eventCard(page, eventName).count()).toBe(0);
+    expect(await page.getByRole('dialog', { name: 'Error' }).count()).toBe(0);
+    await context.close();
+  });
+});

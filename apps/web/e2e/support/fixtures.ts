@@ -1,0 +1,69 @@
+import type { APIRequestContext, Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { uniqueEmail } from './browser';
+
+export const PASSWORD = 'correct-horse-42';
+
+/** A real 64×36 PNG: the server decodes and re-encodes every upload, so it must be a valid image. */
+export const POSTER_PNG = {
+  name: 'poster.png',
+  mimeType: 'image/png',
+  buffer: Buffer.from(
+    'iVBORw0KGgoAAAANSUhEUgAAAEAAAAAkCAIAAAC2bqvFAAAACXBIWXMAAAPoAAAD6AG1e1JrAAAAaElEQVRYhe2SQQkAQRDDquR0VmJkrYf7hIFCBKSh4etpohuwAdUrsgv1LtEN2IDqFdmFepfoBmxA9YrsQr1LdAM2oHpFdqHeJboBG1C9IrtQ7xLdgA2oXpFdqHeJbsAGVK/ILlQ95G8eMI1OtRQfVUMAAAAASUVORK5CYII=',
+    'base64',
+  ),
+};
+
+export interface Person {
+  firstName: string;
+  lastName: string;
+  email: string;
+}
+
+export function person(firstName: string, lastName: string): Person {
+  return { firstName, lastName, email: uniqueEmail(firstName.toLowerCase()) };
+}
+
+/** Fills the registration form of /register or /user/register and submits it. */
+export async function register(page: Page, who: Person): Promise<void> {
+  await page.getByLabel('First name').fill(who.firstName);
+  await page.getByLabel('Last name').fill(who.lastName);
+  await page.getByLabel('Email').fill(who.email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Create', exact: true }).click();
+}
+
+/** Registers through the API and returns the token, for journeys that need an account but not its screens. */
+export async function registerByApi(
+  request: APIRequestContext,
+  role: 'creator' | 'user',
+  who: Person,
+): Promise<string> {
+  const response = await request.post(`/api/auth/register/${role}`, { data: { ...who, password: PASSWORD } });
+  expect(response.status()).toBe(201);
+  return ((await response.json()) as { access_token: string }).access_token;
+}
+
+export async function expectToast(page: Page, text: string): Promise<void> {
+  await page.getByRole('alert').filter({ hasText: text }).first().waitFor();
+}
+
+export async function pathOf(page: Page): Promise<string> {
+  const url = new URL(page.url());
+  return url.pathname + url.search;
+}
+
+/** The event date picker's value format ('Y-m-d H:i'), in the browser's (and this machine's) time zone. */
+export function pickerValue(date: Date): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}
+
+/** Logs in through the login screen of the role (/login or /user/login). */
+export async function logIn(page: Page, role: 'creator' | 'user', email: string): Promise<void> {
+  await page.goto(role === 'creator' ? '/login' : '/user/login');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(role === 'creator' ? '**/creators/dashboard' : '**/user/dashboard');
+}

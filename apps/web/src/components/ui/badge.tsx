@@ -1,0 +1,22 @@
+import type { ReactNode } from 'react';
+import { cn } from '../../lib/cn';
+
+type Tone = 'success' | 'neutral';
+
+const tones: Record<Tone, string> = {
+  success: 'bg-emerald-50 text-emerald-700 ring-emerald-600/20',
+  neutral: 'bg-slate-100 text-slate-600 ring-slate-500/20',
+};
+
+export function Badge({ tone = 'success', children }: { tone?: Tone; children: ReactNode }) {
+  return (
+    <span
+      className={cn(
+        'inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-semibold ring-1 ring-inset',
+        tones[tone],
+      )}
+    >
+      {children}
+    </span>
+  );
+}

@@ -1,0 +1,49 @@
+import { ZPublicCreator, ZPublicUser } from '@stagedoor/shared/creators';
+import { ZEvent } from '@stagedoor/shared/events';
+import { useQuery } from '@tanstack/react-query';
+import { z } from 'zod';
+import { api } from '../../../lib/api-client';
+import { queryKeys } from '../../../lib/query-keys';
+
+const ZEventList = z.array(ZEvent);
+
+/** GET /creators/profile/{nickname}: the public profile. */
+export function useCreatorProfile(nickname: string) {
+  return useQuery({
+    queryKey: queryKeys.creators.byNickname(nickname),
+    queryFn: ({ signal }) =>
+      api.get(`/creators/profile/${encodeURIComponent(nickname)}`, { schema: ZPublicCreator, signal }),
+  });
+}
+
+/** GET /creators/{nickname}/events. A failure is ignored (spec §7): the list just stays empty. */
+export function useCreatorEventsByNickname(nickname: string) {
+  const events = useQuery({
+    queryKey: queryKeys.events.byNickname(nickname),
+    queryFn: ({ signal }) =>
+      api.get(`/creators/${encodeURIComponent(nickname)}/events`, { schema: ZEventList, signal }),
+  });
+  return { events: events.data ?? [], isPending: events.isPending };
+}
+
+/**
+ * The simple creator view's two reads, made in parallel (spec §7): GET /users/{id} and
+ * GET /events/creator/{id}. Either failing fails the view.
+ */
+export function useSimpleCreatorView(id: string) {
+  const user = useQuery({
+    queryKey: queryKeys.users.detail(id),
+    queryFn: ({ signal }) => api.get(`/users/${encodeURIComponent(id)}`, { schema: ZPublicUser, signal }),
+  });
+  const events = useQuery({
+    queryKey: queryKeys.events.byCreator(id),
+    queryFn: ({ signal }) =>
+      api.get(`/events/creator/${encodeURIComponent(id)}`, { schema: ZEventList, signal }),
+  });
+  return {
+    isPending: user.isPending || events.isPending,
+    isError: user.isError || events.isError,
+    user: user.data,
+    events: events.data ?? [],
+  };
+}

@@ -1,0 +1,91 @@
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { aCreator, anEvent, aPublicCreator, aUser, stubApi } from '../../../test/api-stub';
+import { renderApp } from '../../../test/render-app';
+
+const notFound = { status: 404, body: { statusCode: 404, code: 'NOT_FOUND', message: 'Creator not found' } };
+
+describe('public creator profile', () => {
+  it('shows the creator and each event with its sold share, stock and buy link', async () => {
+    stubApi({
+      'GET /creators/profile/grace': {
+        body: aPublicCreator({
+          creatorInfo: {
+            headerImageUrl: 'banner.png',
+            profileImageUrl: null,
+            biography: 'Compilers and COBOL.',
+          },
+        }),
+      },
+      'GET /creators/grace/events': {
+        body: [anEvent({ id: 8, name: 'Jazz Night', price: 12.5, maxTickets: 40, ticketsLeft: 30 })],
+      },
+    });
+    renderApp('/creator/grace');
+
+    expect(screen.getByText('Loading creator profile...')).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Grace Hopper' })).toBeInTheDocument();
+    expect(screen.getByText('Compilers and COBOL.')).toBeInTheDocument();
+    expect(screen.getByRole('img', { name: 'Grace Hopper' })).toHaveTextContent('GH');
+
+    const card = await screen.findByRole('article', { name: 'Jazz Night' });
+    expect(within(card).getByText('1h 30min')).toBeInTheDocument();
+    expect(within(card).getByText('30 left')).toBeInTheDocument();
+    expect(within(card).getByRole('progressbar', { name: 'Tickets sold' })).toHaveAttribute(
+      'aria-valuenow',
+      '25',
+    );
+    expect(within(card).getByRole('link', { name: 'Buy tickets - $ 12.50' })).toHaveAttribute(
+      'href',
+      '/events/8',
+    );
+  });
+
+  it("says 'No events found for this creator.' when their events cannot be read", async () => {
+    stubApi({
+      'GET /creators/profile/grace': { body: aPublicCreator() },
+      'GET /creators/grace/events': notFound,
+    });
+    renderApp('/creator/grace');
+
+    expect(await screen.findByText('No events found for this creator.')).toBeInTheDocument();
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+
+  it("says 'Creator not found' for an unknown nickname", async () => {
+    stubApi({ 'GET /creators/profile/nobody': notFound });
+    renderApp('/creator/nobody');
+
+    expect(await screen.findByRole('heading', { name: 'Creator not found' })).toBeInTheDocument();
+  });
+});
+
+describe('simple creator view', () => {
+  it('titles the page with the user object email field and lists the events with their facts', async () => {
+    const creator = aCreator({ email: 'Grace Hopper', biography: null });
+    const calls = stubApi({
+      'GET /users/3': { body: creator },
+      'GET /events/creator/3': {
+        body: [
+          anEvent({ name: 'Jazz Night', price: 7, maxTickets: 40, eventDate: '2030-03-05T18:30:00.000Z' }),
+        ],
+      },
+    });
+    renderApp('/creators/dashboard/creator/3');
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Grace Hopper' })).toBeInTheDocument();
+    expect(screen.getByText('No biography available')).toBeInTheDocument();
+    const card = screen.getByRole('article', { name: 'Jazz Night' });
+    expect(within(card).getByText('Price').nextSibling).toHaveTextContent('$7.00');
+    expect(within(card).getByText('Max Tickets').nextSibling).toHaveTextContent('40');
+    expect(within(card).getByText('Date').nextSibling).toHaveTextContent('2030');
+    expect(calls.map(({ path }) => path).sort()).toEqual(['/events/creator/3', '/users/3']);
+  });
+
+  it("says 'Failed to load creator profile' when either read fails", async () => {
+    stubApi({ 'GET /users/7': { body: aUser() }, 'GET /events/creator/7': notFound });
+    renderApp('/creators/dashboard/creator/7');
+
+    expect(await screen.findByText('Failed to load creator profile')).toBeInTheDocument();
+  });
+});

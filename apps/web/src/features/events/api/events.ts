@@ -1,0 +1,89 @@
+import { ZEvent, type Event } from '@stagedoor/shared/events';
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { z } from 'zod';
+import { api } from '../../../lib/api-client';
+import { queryKeys } from '../../../lib/query-keys';
+
+const ZEventList = z.array(ZEvent);
+
+/** A few rows of cards per page; the next page loads as the user scrolls to the end. */
+export const EVENTS_PAGE_SIZE = 24;
+
+/** GET /events: the active upcoming events, soonest first, a page at a time. */
+export function useUpcomingEvents() {
+  return useInfiniteQuery({
+    queryKey: queryKeys.events.upcoming(EVENTS_PAGE_SIZE),
+    queryFn: ({ pageParam, signal }) =>
+      api.get(`/events?limit=${EVENTS_PAGE_SIZE}&offset=${pageParam}`, { schema: ZEventList, signal }),
+    initialPageParam: 0,
+    // A short page is the last one.
+    getNextPageParam: (lastPage, pages) =>
+      lastPage.length < EVENTS_PAGE_SIZE ? undefined : pages.length * EVENTS_PAGE_SIZE,
+    select: (data) => data.pages.flat(),
+  });
+}
+
+export function useEvent(id: string) {
+  return useQuery({
+    queryKey: queryKeys.events.detail(id),
+    queryFn: ({ signal }) => api.get(`/events/${encodeURIComponent(id)}`, { schema: ZEvent, signal }),
+  });
+}
+
+/** GET /events/creator/{id}: every event of the creator (all of them, for the owner). */
+export function useCreatorEvents(creatorId: number) {
+  return useQuery({
+    queryKey: queryKeys.events.byCreator(creatorId),
+    queryFn: ({ signal }) => api.get(`/events/creator/${creatorId}`, { schema: ZEventList, signal }),
+  });
+}
+
+/** GET /events/creators/{id}/details: the owner's copy of an event, for the edit form. */
+export function useEventForEditing(id: string) {
+  return useQuery({
+    queryKey: queryKeys.events.forEditing(id),
+    queryFn: ({ signal }) =>
+      api.get(`/events/creators/${encodeURIComponent(id)}/details`, { schema: ZEvent, signal }),
+    // The form starts from what the server holds now, not from a copy cached a minute ago.
+    staleTime: 0,
+  });
+}
+
+/** The multipart fields of a create or update (spec §3); the image only when one was picked. */
+export type EventSubmission = {
+  name: string;
+  description: string;
+  price: number;
+  maxTickets: number;
+  /** ISO instant. */
+  date: string;
+  isActive: boolean;
+  image: File | null;
+};
+
+function toFormData({ image, ...fields }: EventSubmission): FormData {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) form.append(name, String(value));
+  if (image) form.append('image', image);
+  return form;
+}
+
+/** POST /events without an id creates; with one it updates that event. */
+export function useSaveEvent(id?: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (submission: EventSubmission): Promise<Event> =>
+      api.post(id ? `/events/${encodeURIComponent(id)}` : '/events', toFormData(submission), {
+        schema: ZEvent,
+      }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.events.all }),
+  });
+}
+
+export function useDeleteEvent() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number) => api.delete(`/events/${id}`),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.events.all }),
+  });
+}

@@ -1,0 +1,267 @@
+import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { toPickerValue } from '../../../lib/dates';
+import { aCreator, anEvent, daysFromNow, signedInAs, stubApi, type ApiCall } from '../../../test/api-stub';
+import { renderApp } from '../../../test/render-app';
+
+const poster = () => new File(['png'], 'poster.png', { type: 'image/png' });
+
+type Session = ReturnType<typeof renderApp>['user'];
+
+async function fillEvent(user: Session, date: string) {
+  await user.type(await screen.findByLabelText('Event Name'), 'Jazz Night');
+  await user.type(screen.getByLabelText('Description'), 'An evening of standards.');
+  await user.clear(screen.getByLabelText('Price'));
+  await user.type(screen.getByLabelText('Price'), '12.5');
+  await user.clear(screen.getByLabelText('Maximum Tickets'));
+  await user.type(screen.getByLabelText('Maximum Tickets'), '10');
+  await user.type(screen.getByLabelText('Event Date'), date);
+}
+
+const sent = (calls: ApiCall[], path: string) =>
+  calls.find(({ method, path: called }) => method === 'POST' && called === path)?.body as
+    FormData | undefined;
+
+describe('create event', () => {
+  it('cannot be submitted without an image, and says so when the picked image is taken away', async () => {
+    stubApi(signedInAs(aCreator()));
+    const { user } = renderApp('/creators/dashboard/events/create');
+
+    const submit = await screen.findByRole('button', { name: 'Create Event' });
+    expect(submit).toBeDisabled();
+    const image = screen.getByLabelText('Event Image');
+    expect(image).toHaveAttribute('aria-required', 'true');
+
+    await user.upload(image, poster());
+    expect(submit).toBeEnabled();
+    await user.upload(image, []);
+
+    expect(image).toHaveAccessibleErrorMessage('Please select an event image');
+    expect(submit).toBeDisabled();
+  });
+
+  it('refuses an image that is not JPG or PNG, or is over 5MB', async () => {
+    stubApi(signedInAs(aCreator()));
+    renderApp('/creators/dashboard/events/create');
+    const user = userEvent.setup({ applyAccept: false });
+
+    const image = await screen.findByLabelText('Event Image');
+    await user.upload(image, new File(['gif'], 'poster.gif', { type: 'image/gif' }));
+    expect(image).toHaveAccessibleErrorMessage('Please select a valid JPG or PNG image');
+
+    await user.upload(
+      image,
+      new File([new Uint8Array(5 * 1024 * 1024 + 1)], 'big.png', { type: 'image/png' }),
+    );
+    expect(image).toHaveAccessibleErrorMessage('Image size must be less than 5MB');
+    expect(screen.getByRole('button', { name: 'Create Event' })).toBeDisabled();
+  });
+
+  it.each([
+    ['a past day, typed', toPickerValue(daysFromNow(-1))],
+    ['an hour of today that has passed', `${toPickerValue(daysFromNow(0)).slice(0, 10)} 00:00`],
+  ])('refuses %s with "Event date must be in the future"', async (_, date) => {
+    const calls = stubApi(signedInAs(aCreator()));
+    const { user } = renderApp('/creators/dashboard/events/create');
+
+    await fillEvent(user, date);
+    await user.upload(screen.getByLabelText('Event Image'), poster());
+    await user.click(screen.getByRole('button', { name: 'Create Event' }));
+
+    expect(await screen.findByText('Event date must be in the future')).toHaveAttribute('id', 'date-error');
+    expect(screen.getByLabelText('Event Date')).toHaveValue(date);
+    expect(calls.some(({ method }) => method === 'POST')).toBe(false);
+  });
+
+  it('keeps typed text that is no date, and says it is not one', async () => {
+    const calls = stubApi(signedInAs(aCreator()));
+    const { user } = renderApp('/creators/dashboard/events/create');
+
+    await fillEvent(user, 'next friday');
+    await user.upload(screen.getByLabelText('Event Image'), poster());
+    await user.click(screen.getByRole('button', { name: 'Create Event' }));
+
+    expect(await screen.findByText('Event date must be a valid date and time')).toHaveAttribute(
+      'id',
+      'date-error',
+    );
+    expect(screen.getByLabelText('Event Date')).toHaveValue('next friday');
+    expect(calls.some(({ method }) => method === 'POST')).toBe(false);
+  });
+
+  it('sends the event as multipart with an ISO date, then lists it under My Events', async () => {
+    const date = toPickerValue(daysFromNow(30));
+    const calls = stubApi({
+      ...signedInAs(aCreator()),
+      'POST /events': { status: 201, body: anEvent() },
+      'GET /events/creator/3': { body: [anEvent()] },
+    });
+    const { user, location } = renderApp('/creators/dashboard/events/create');
+
+    await fillEvent(user, date);
+    await user.upload(screen.getByLabelText('Event Image'), poster());
+    await user.click(screen.getByRole('button', { name: 'Create Event' }));
+
+    expect(await screen.findByText('Event created successfully!')).toBeInTheDocument();
+    expect(location()).toBe('/creators/dashboard/my-events');
+    const form = sent(calls, '/events');
+    expect(Object.fromEntries([...(form?.entries() ?? [])].filter(([name]) => name !== 'image'))).toEqual({
+      name: 'Jazz Night',
+      description: 'An evening of standards.',
+      price: '12.5',
+      maxTickets: '10',
+      date: new Date(date.replace(' ', 'T')).toISOString(),
+      isActive: 'true',
+    });
+    expect((form?.get('image') as File).name).toBe('poster.png');
+  });
+
+  it("puts the server's field reasons beside their fields", async () => {
+    stubApi({
+      ...signedInAs(aCreator()),
+      'POST /events': {
+        status: 400,
+        body: {
+          statusCode: 400,
+          code: 'VALIDATION_FAILED',
+          message: 'Maximum tickets must be at most 100000',
+          fields: {
+            maxTickets: 'Maximum tickets must be at most 100000',
+            image: 'The image could not be read',
+          },
+        },
+      },
+    });
+    const { user, location } = renderApp('/creators/dashboard/events/create');
+
+    await fillEvent(user, toPickerValue(daysFromNow(30)));
+    await user.upload(screen.getByLabelText('Event Image'), poster());
+    await user.click(screen.getByRole('button', { name: 'Create Event' }));
+
+    expect(await screen.findByText('Maximum tickets must be at most 100000')).toHaveAttribute(
+      'id',
+      'maxTickets-error',
+    );
+    expect(screen.getByLabelText('Event Image')).toHaveAccessibleErrorMessage('The image could not be read');
+    expect(screen.getByText('The image could not be read')).toHaveAttribute('id', 'image-error');
+    expect(location()).toBe('/creators/dashboard/events/create');
+  });
+
+  it("says 'Failed to create event' when the server gives no reason", async () => {
+    stubApi({ ...signedInAs(aCreator()), 'POST /events': { status: 400 } });
+    const { user } = renderApp('/creators/dashboard/events/create');
+
+    await fillEvent(user, toPickerValue(daysFromNow(30)));
+    await user.upload(screen.getByLabelText('Event Image'), poster());
+    await user.click(screen.getByRole('button', { name: 'Create Event' }));
+
+    expect(await screen.findByText('Failed to create event')).toBeInTheDocument();
+  });
+});
+
+describe('edit event', () => {
+  const event = anEvent({ id: 4, price: 25, maxTickets: 100, date: daysFromNow(10), image: 'jazz.png' });
+
+  it('loads the event, rounds the price, switches it off and saves every field', async () => {
+    const calls = stubApi({
+      ...signedInAs(aCreator()),
+      'GET /events/creators/4/details': { body: event },
+      'POST /events/4': { body: { ...event, isActive: false } },
+    });
+    const { user, location } = renderApp('/creators/dashboard/events/4/edit');
+
+    expect(await screen.findByText('Loading event details...')).toBeInTheDocument();
+    expect(await screen.findByLabelText('Event Name')).toHaveValue('Jazz Night');
+    expect(screen.getByAltText('Event Image preview')).toHaveAttribute('src', '/api/events/image/jazz.png');
+    expect(screen.getByLabelText('Event Date')).toHaveValue(toPickerValue(event.date));
+
+    const price = screen.getByLabelText('Price U$D');
+    await user.clear(price);
+    await user.type(price, '19.999');
+    expect(price).toHaveValue(20);
+
+    const active = screen.getByRole('switch', { name: 'Active' });
+    expect(active).toBeChecked();
+    await user.click(active);
+    expect(active).not.toBeChecked();
+    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+
+    expect(await screen.findByText('Event updated successfully!')).toBeInTheDocument();
+    expect(location()).toBe('/creators/dashboard/my-events');
+    const form = sent(calls, '/events/4');
+    expect(form?.get('price')).toBe('20');
+    expect(form?.get('isActive')).toBe('false');
+    expect(form?.get('date')).toBe(event.date);
+    expect(form?.has('image')).toBe(false);
+  });
+
+  it('sends an untouched date exactly as stored, even a past one, so a started event can be renamed', async () => {
+    const started = anEvent({ id: 4, date: daysFromNow(-2) });
+    const calls = stubApi({
+      ...signedInAs(aCreator()),
+      'GET /events/creators/4/details': { body: started },
+      'POST /events/4': { body: started },
+    });
+    const { user } = renderApp('/creators/dashboard/events/4/edit');
+
+    expect(await screen.findByLabelText('Event Date')).toHaveValue(toPickerValue(started.date));
+    await user.type(screen.getByLabelText('Event Name'), ' (encore)');
+    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+
+    expect(await screen.findByText('Event updated successfully!')).toBeInTheDocument();
+    const form = sent(calls, '/events/4');
+    expect(form?.get('name')).toBe('Jazz Night (encore)');
+    expect(form?.get('date')).toBe(started.date);
+  });
+
+  it("puts the server's refusal of a changed past date beside the date", async () => {
+    const reason = 'Event date must be in the future';
+    stubApi({
+      ...signedInAs(aCreator()),
+      'GET /events/creators/4/details': { body: event },
+      'POST /events/4': {
+        status: 400,
+        body: { statusCode: 400, code: 'VALIDATION_FAILED', message: reason, fields: { date: reason } },
+      },
+    });
+    const { user } = renderApp('/creators/dashboard/events/4/edit');
+
+    const date = await screen.findByLabelText('Event Date');
+    await user.clear(date);
+    await user.type(date, `${toPickerValue(daysFromNow(0)).slice(0, 10)} 00:00`);
+    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+
+    expect(await screen.findByText(reason)).toHaveAttribute('id', 'date-error');
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+
+  it('previews a new image and can remove it again', async () => {
+    stubApi({ ...signedInAs(aCreator()), 'GET /events/creators/4/details': { body: event } });
+    const { user } = renderApp('/creators/dashboard/events/4/edit');
+
+    const image = await screen.findByLabelText('Event Image');
+    expect(image).not.toHaveAttribute('aria-required');
+    await user.upload(image, poster());
+    expect(screen.getByAltText('Event Image preview')).toHaveAttribute('src', 'blob:preview');
+
+    await user.click(screen.getByRole('button', { name: 'Remove New Image' }));
+
+    expect(screen.getByAltText('Event Image preview')).toHaveAttribute('src', '/api/events/image/jazz.png');
+    expect(screen.queryByRole('button', { name: 'Remove New Image' })).not.toBeInTheDocument();
+    expect(screen.getByLabelText('Event Image')).not.toHaveAccessibleErrorMessage();
+  });
+
+  it("says 'Failed to update event' when the server gives no reason", async () => {
+    stubApi({
+      ...signedInAs(aCreator()),
+      'GET /events/creators/4/details': { body: event },
+      'POST /events/4': { status: 400 },
+    });
+    const { user } = renderApp('/creators/dashboard/events/4/edit');
+
+    await user.click(await screen.findByRole('button', { name: 'Save Changes' }));
+
+    expect(await screen.findByText('Failed to update event')).toBeInTheDocument();
+  });
+});

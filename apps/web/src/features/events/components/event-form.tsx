@@ -1,0 +1,219 @@
+import { Field, Label, Description, Switch } from '@headlessui/react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { ZCreateEventRequest, ZUpdateEventRequest, type Event } from '@stagedoor/shared/events';
+import { useState } from 'react';
+import { Controller, useForm } from 'react-hook-form';
+import { useNavigate } from 'react-router';
+import { z } from 'zod';
+import { Button } from '../../../components/ui/button';
+import { Card } from '../../../components/ui/card';
+import { DateTimePicker } from '../../../components/ui/date-time-picker';
+import { ImageInput, Input, Textarea } from '../../../components/ui/field';
+import { paths } from '../../../config/paths';
+import { parsePickerValue, toPickerValue } from '../../../lib/dates';
+import { reportSubmitError } from '../../../lib/form-errors';
+import { IMAGE_ACCEPT, imageUrls } from '../../../lib/images';
+import { notify } from '../../../lib/notify';
+import { useImagePick } from '../../../lib/use-image-pick';
+import { useSaveEvent } from '../api/events';
+
+/**
+ * Reads the picker's local `Y-m-d H:i` text as the ISO instant the API takes, for the API's own date
+ * rule to judge; text that is no date goes through as it is, for that rule to refuse.
+ */
+const pickedDate = (rule: z.ZodType<string, string>) =>
+  z
+    .string()
+    .trim()
+    .min(1, 'Event date is required')
+    .transform((value) => parsePickerValue(value)?.toISOString() ?? value)
+    .pipe(rule);
+
+/**
+ * The forms are the API's request schemas (spec §5): the server's rules and messages apply before
+ * anything is sent. Creating refuses a past date; editing leaves that to the server, which accepts an
+ * unchanged date of an event that has already started (a rename), and refuses a changed past one.
+ */
+const ZCreateEventForm = ZCreateEventRequest.extend({ date: pickedDate(ZCreateEventRequest.shape.date) });
+const ZEditEventForm = ZUpdateEventRequest.required().extend({
+  date: pickedDate(ZUpdateEventRequest.shape.date.unwrap()),
+});
+
+const fieldNames = ['name', 'description', 'price', 'maxTickets', 'date', 'isActive'] as const;
+
+const imageMessages = {
+  type: 'Please select a valid JPG or PNG image',
+  size: 'Image size must be less than 5MB',
+};
+const IMAGE_REQUIRED = 'Please select an event image';
+
+/** Two decimals at most, applied as the price is typed (spec §5, §9). */
+function roundedPrice(value: number): number | null {
+  const rounded = Math.round(value * 100) / 100;
+  return Number.isFinite(value) && rounded !== value ? rounded : null;
+}
+
+/** One form for both screens: without an event it creates one, with one it edits it. */
+export function EventForm({ event }: { event?: Event }) {
+  const isEdit = event !== undefined;
+  const navigate = useNavigate();
+  const save = useSaveEvent(event ? String(event.id) : undefined);
+  const image = useImagePick(isEdit ? imageMessages : { ...imageMessages, required: IMAGE_REQUIRED });
+  // Remounting the file input is the only way to empty it after "Remove New Image".
+  const [imageInputKey, setImageInputKey] = useState(0);
+  const {
+    register,
+    control,
+    handleSubmit,
+    setError,
+    setValue,
+    formState: { errors, isSubmitting },
+  } = useForm({
+    resolver: zodResolver(isEdit ? ZEditEventForm : ZCreateEventForm),
+    defaultValues: event
+      ? {
+          name: event.name,
+          description: event.description,
+          price: event.price,
+          maxTickets: event.maxTickets,
+          date: toPickerValue(event.date),
+          isActive: event.isActive,
+        }
+      : { name: '', description: '', price: 0, maxTickets: 1, date: '', isActive: true },
+  });
+
+  const onSubmit = handleSubmit(async (values) => {
+    if (!isEdit && !image.file) {
+      image.setError(IMAGE_REQUIRED);
+      return;
+    }
+    // An untouched date goes back exactly as stored: the picker shows minutes, the event may have seconds.
+    const date = event && toPickerValue(values.date) === toPickerValue(event.date) ? event.date : values.date;
+    try {
+      await save.mutateAsync({ ...values, date, image: image.file });
+      notify(isEdit ? 'Event updated successfully!' : 'Event created successfully!', 'success');
+      navigate(paths.creatorMyEvents);
+    } catch (error) {
+      reportSubmitError(error, {
+        setError,
+        fields: fieldNames,
+        fallback: isEdit ? 'Failed to update event' : 'Failed to create event',
+        otherFields: { image: image.setError },
+      });
+    }
+  });
+
+  const removeNewImage = () => {
+    image.pick(null);
+    setImageInputKey((key) => key + 1);
+  };
+
+  return (
+    <Card className="p-6 sm:p-8">
+      <form onSubmit={onSubmit} noValidate className="space-y-6">
+        <Input label="Event Name" error={errors.name?.message} {...register('name')} />
+        <Textarea
+          label="Description"
+          rows={5}
+          error={errors.description?.message}
+          {...register('description')}
+        />
+        <div className="space-y-3">
+          <ImageInput
+            key={imageInputKey}
+            label="Event Image"
+            name="image"
+            required={!isEdit}
+            hint="JPG or PNG, up to 5MB."
+            shape="cover"
+            accept={IMAGE_ACCEPT}
+            currentUrl={event?.image ? imageUrls.event(event.image) : null}
+            file={image.file}
+            onPick={image.pick}
+            error={image.error}
+          />
+          {isEdit && image.file ? (
+            <Button variant="secondary" size="sm" onClick={removeNewImage}>
+              Remove New Image
+            </Button>
+          ) : null}
+        </div>
+        <div className="grid gap-6 sm:grid-cols-2">
+          <Input
+            label={isEdit ? 'Price U$D' : 'Price'}
+            type="number"
+            inputMode="decimal"
+            min={0}
+            step={0.01}
+            error={errors.price?.message}
+            {...register('price', {
+              valueAsNumber: true,
+              onChange: ({ target }: { target: HTMLInputElement }) => {
+                const rounded = roundedPrice(target.valueAsNumber);
+                if (rounded !== null) setValue('price', rounded);
+              },
+            })}
+          />
+          <Input
+            label="Maximum Tickets"
+            type="number"
+            inputMode="numeric"
+            min={1}
+            step={1}
+            error={errors.maxTickets?.message}
+            {...register('maxTickets', { valueAsNumber: true })}
+          />
+        </div>
+        <Controller
+          control={control}
+          name="date"
+          render={({ field }) => (
+            <DateTimePicker
+              label="Event Date"
+              name={field.name}
+              value={field.value}
+              onChange={field.onChange}
+              onBlur={field.onBlur}
+              error={errors.date?.message}
+            />
+          )}
+        />
+        {isEdit ? (
+          <Controller
+            control={control}
+            name="isActive"
+            render={({ field }) => (
+              <Field className="flex items-start gap-3">
+                <Switch
+                  checked={field.value === true}
+                  onChange={field.onChange}
+                  className="group relative mt-0.5 inline-flex h-6 w-11 shrink-0 cursor-pointer rounded-full bg-slate-300 transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 data-checked:bg-brand-600"
+                >
+                  <span
+                    aria-hidden
+                    className="size-5 translate-x-0.5 translate-y-0.5 rounded-full bg-white shadow transition-transform group-data-checked:translate-x-5.5"
+                  />
+                </Switch>
+                <div>
+                  <Label className="text-sm font-medium text-slate-800">Active</Label>
+                  <Description className="text-xs text-slate-500">
+                    Inactive events are hidden from the event list and cannot be streamed.
+                  </Description>
+                </div>
+              </Field>
+            )}
+          />
+        ) : null}
+        <Button type="submit" size="lg" disabled={isSubmitting || (!isEdit && !image.file)}>
+          {isEdit
+            ? isSubmitting
+              ? 'Saving...'
+              : 'Save Changes'
+            : isSubmitting
+              ? 'Creating...'
+              : 'Create Event'}
+        </Button>
+      </form>
+    </Card>
+  );
+}

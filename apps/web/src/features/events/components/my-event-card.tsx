@@ -1,0 +1,51 @@
+import type { Event } from '@stagedoor/shared/events';
+import { CalendarDays, Trash2 } from 'lucide-react';
+import { Badge } from '../../../components/ui/badge';
+import { ButtonLink } from '../../../components/ui/button';
+import { MediaCard } from '../../../components/ui/media-card';
+import { paths } from '../../../config/paths';
+import { isInFuture } from '../../../lib/dates';
+import { formatShortDateTime } from '../../../lib/format';
+import { imageUrls } from '../../../lib/images';
+
+/** A card of My Events: Edit only before the event starts, Start Stream only while it is active (spec §4). */
+export function MyEventCard({ event, onDelete }: { event: Event; onDelete: (event: Event) => void }) {
+  return (
+    <MediaCard
+      title={event.name}
+      image={{ src: event.image && imageUrls.event(event.image), alt: event.name }}
+      badge={event.isActive ? <Badge>Active</Badge> : <Badge tone="neutral">Inactive</Badge>}
+      actions={
+        <>
+          {isInFuture(event.date) ? (
+            <ButtonLink to={paths.editEvent(event.id)} size="sm">
+              Edit Event
+            </ButtonLink>
+          ) : null}
+          <ButtonLink to={paths.eventDetails(event.id)} variant="secondary" size="sm">
+            View
+          </ButtonLink>
+          {event.isActive ? (
+            <ButtonLink to={paths.eventStream(event.id)} variant="secondary" size="sm">
+              Start Stream
+            </ButtonLink>
+          ) : null}
+          <button
+            type="button"
+            aria-label={`Delete event ${event.name}`}
+            onClick={() => onDelete(event)}
+            className="ml-auto rounded-lg p-2 text-slate-500 hover:bg-red-50 hover:text-red-600 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-red-600"
+          >
+            <Trash2 aria-hidden className="size-5" />
+          </button>
+        </>
+      }
+    >
+      <p className="line-clamp-3 text-sm text-slate-600">{event.description}</p>
+      <p className="flex items-center gap-2 text-sm text-slate-700">
+        <CalendarDays aria-hidden className="size-4 text-brand-600" />
+        {formatShortDateTime(event.date)}
+      </p>
+    </MediaCard>
+  );
+}

@@ -1,0 +1,27 @@
+/**
+ * Every cached API read, keyed by the resource first. Several screens read the same resource (the
+ * dashboard, My Events and the simple creator view all read a creator's events), so a write
+ * invalidates one prefix, `queryKeys.events.all` or `queryKeys.orders.all`, and every screen that shows
+ * the resource reloads. Two screens that share a key must parse the answer with the same schema.
+ */
+export const queryKeys = {
+  events: {
+    all: ['events'] as const,
+    upcoming: (pageSize: number) => ['events', 'upcoming', pageSize] as const,
+    detail: (id: string) => ['events', 'detail', id] as const,
+    forEditing: (id: string) => ['events', 'editing', id] as const,
+    byCreator: (creatorId: number | string) => ['events', 'creator', String(creatorId)] as const,
+    byNickname: (nickname: string) => ['events', 'nickname', nickname] as const,
+    creatorStats: (creatorId: number) => ['events', 'creator-stats', creatorId] as const,
+  },
+  orders: {
+    all: ['orders'] as const,
+    mine: (accountId: number) => ['orders', 'mine', accountId] as const,
+  },
+  creators: {
+    byNickname: (nickname: string) => ['creators', 'nickname', nickname] as const,
+  },
+  users: {
+    detail: (id: string) => ['users', id] as const,
+  },
+} as const;

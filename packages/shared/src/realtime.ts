@@ -1,0 +1,129 @@
+import { z } from 'zod';
+import { CHAT_MESSAGE_MAX_LENGTH } from './limits';
+
+/** Every socket event name, in one place (spec §7 "Realtime socket", plus moderation and leave events). */
+export const LIVE_EVENTS = {
+  connectToStream: 'connectToStream',
+  startStream: 'startStream',
+  stopStream: 'stopStream',
+  joinStream: 'joinStream',
+  joinChat: 'joinChat',
+  chatMessage: 'chatMessage',
+  deleteChatMessage: 'deleteChatMessage',
+  muteUser: 'muteUser',
+  offer: 'offer',
+  answer: 'answer',
+  iceCandidate: 'ice-candidate',
+  viewerCountUpdate: 'viewerCountUpdate',
+  viewerJoined: 'viewerJoined',
+  viewerLeft: 'viewerLeft',
+  streamEnded: 'streamEnded',
+  chatMessageDeleted: 'chatMessageDeleted',
+} as const;
+
+export const SOCKET_PATH = '/socket.io';
+
+const ZEventId = z.coerce
+  .number({ error: 'eventId must be a number' })
+  .int('eventId must be a whole number')
+  .positive('eventId must be positive');
+/** Clients send their own id as spec §7 says; the server never trusts it (identity comes from the token). */
+const ZClaimedUserId = z.union([z.string(), z.number()]).optional();
+
+export const ZStreamRequest = z.object({ eventId: ZEventId, userId: ZClaimedUserId });
+export type StreamRequest = z.input<typeof ZStreamRequest>;
+export const ZEventRequest = z.object({ eventId: ZEventId });
+export type EventRequest = z.input<typeof ZEventRequest>;
+
+/** A socket id of the other peer; the server only relays inside one stream. */
+const ZTargetId = z.string().min(1).max(64);
+const ZSessionDescription = z.object({
+  type: z.enum(['offer', 'answer', 'pranswer', 'rollback']),
+  sdp: z.string().max(200_000).optional(),
+});
+export type SessionDescription = z.infer<typeof ZSessionDescription>;
+const ZIceCandidate = z.object({
+  candidate: z.string().max(2_000).optional(),
+  sdpMid: z.string().max(64).nullable().optional(),
+  sdpMLineIndex: z.number().int().min(0).max(1_000).nullable().optional(),
+  usernameFragment: z.string().max(256).nullable().optional(),
+});
+export type IceCandidate = z.infer<typeof ZIceCandidate>;
+
+export const ZOfferRequest = z.object({ targetId: ZTargetId, offer: ZSessionDescription });
+export const ZAnswerRequest = z.object({ targetId: ZTargetId, answer: ZSessionDescription });
+export const ZIceCandidateRequest = z.object({ targetId: ZTargetId, candidate: ZIceCandidate });
+
+/** What a client sends; userId, username, timestamp and userAvatar are replaced by the server's own. */
+export const ZChatMessageRequest = z.object({
+  eventId: ZEventId,
+  content: z
+    .string({ error: 'Message is required' })
+    .trim()
+    .min(1, 'Message is required')
+    .max(CHAT_MESSAGE_MAX_LENGTH, `Message must be at most ${CHAT_MESSAGE_MAX_LENGTH} characters`),
+  userId: ZClaimedUserId,
+  username: z.string().optional(),
+  timestamp: z.number().optional(),
+  userAvatar: z.string().nullable().optional(),
+});
+export type ChatMessageRequest = z.input<typeof ZChatMessageRequest>;
+
+export const ZDeleteChatMessageRequest = z.object({
+  eventId: ZEventId,
+  messageId: z.number().int().positive(),
+});
+export const ZMuteUserRequest = z.object({ eventId: ZEventId, userId: z.number().int().positive() });
+
+/** A chat message as every client receives it (spec §3), with the server's id. */
+export interface ChatMessage {
+  id: number;
+  eventId: number;
+  userId: number;
+  username: string;
+  content: string;
+  /** Milliseconds since the epoch, from the server's clock. */
+  timestamp: number;
+  /** The image path for the author's role (creator or user profile image), or null. */
+  userAvatar: string | null;
+}
+
+export type Ack<T = object> = (answer: ({ success: true } & T) | { success: false; error: string }) => void;
+
+export interface ClientToServerEvents {
+  connectToStream: (request: StreamRequest, ack: Ack<{ viewerCount: number }>) => void;
+  startStream: (request: StreamRequest, ack: Ack) => void;
+  stopStream: (request: EventRequest, ack: Ack) => void;
+  joinStream: (request: StreamRequest, ack: Ack<{ viewerCount: number }>) => void;
+  joinChat: (request: EventRequest, ack: Ack<{ messages: ChatMessage[] }>) => void;
+  chatMessage: (request: ChatMessageRequest, ack: Ack<{ message: ChatMessage }>) => void;
+  deleteChatMessage: (request: z.input<typeof ZDeleteChatMessageRequest>, ack: Ack) => void;
+  muteUser: (request: z.input<typeof ZMuteUserRequest>, ack: Ack) => void;
+  offer: (request: z.input<typeof ZOfferRequest>) => void;
+  answer: (request: z.input<typeof ZAnswerRequest>) => void;
+  'ice-candidate': (request: z.input<typeof ZIceCandidateRequest>) => void;
+}
+
+export interface ServerToClientEvents {
+  viewerCountUpdate: (payload: { viewerCount: number }) => void;
+  viewerJoined: (payload: { viewerId: string }) => void;
+  viewerLeft: (payload: { viewerId: string }) => void;
+  offer: (payload: { offer: SessionDescription; from: string }) => void;
+  answer: (payload: { answer: SessionDescription; from: string }) => void;
+  'ice-candidate': (payload: { candidate: IceCandidate; from: string }) => void;
+  streamEnded: () => void;
+  chatMessage: (message: ChatMessage) => void;
+  chatMessageDeleted: (payload: { eventId: number; messageId: number }) => void;
+}
+
+/** GET /api/live/config: what a browser needs before it opens a peer connection. */
+export const ZLiveConfig = z.object({
+  iceServers: z.array(
+    z.object({
+      urls: z.union([z.string(), z.array(z.string())]),
+      username: z.string().optional(),
+      credential: z.string().optional(),
+    }),
+  ),
+});
+export type LiveConfig = z.infer<typeof ZLiveConfig>;
