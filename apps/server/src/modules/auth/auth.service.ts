@@ -15,7 +15,7 @@ import {
   insertAccount,
   replacePassword,
 } from './accounts.repo';
-import { candidatePrefix, firstFreeNickname, nicknameBase } from './nicknames';
+import { candidatePrefix, firstFreeNickname, nicknameBase, randomNickname } from './nicknames';
 import { hashPassword, verifyDecoyPassword, verifyPassword } from './passwords';
 import { toSessionUser } from './session-user';
 import { signAccessToken } from './tokens';
@@ -43,7 +43,10 @@ export async function registerAccount(
   const passwordHash = await hashPassword(input.password);
   const base = nicknameBase(input.firstName, input.lastName, NICKNAME_FALLBACK[role]);
   for (let attempt = 1; ; attempt += 1) {
-    const taken = new Set(await findNicknamesStartingWith(deps.db, candidatePrefix(base)));
+    const nickname =
+      attempt === 1
+        ? firstFreeNickname(base, new Set(await findNicknamesStartingWith(deps.db, candidatePrefix(base))))
+        : randomNickname(base);
     try {
       const account = await insertAccount(deps.db, {
         email: input.email,
@@ -51,7 +54,7 @@ export async function registerAccount(
         role,
         firstName: input.firstName,
         lastName: input.lastName,
-        nickname: firstFreeNickname(base, taken),
+        nickname,
       });
       return await startSession(deps, account);
     } catch (error) {
@@ -59,7 +62,7 @@ export async function registerAccount(
       if (index === ACCOUNT_EMAIL_INDEX) {
         throw new AppError('CONFLICT', EMAIL_TAKEN_MESSAGE, { email: EMAIL_TAKEN_MESSAGE });
       }
-      // Another registration took the same nickname since we looked: look again.
+      // Another registration took the same nickname since we looked: try a random one.
       if (index !== ACCOUNT_NICKNAME_INDEX || attempt === NICKNAME_ATTEMPTS) throw error;
     }
   }

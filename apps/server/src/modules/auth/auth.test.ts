@@ -78,6 +78,14 @@ describe('POST /api/auth/register/{creator,user}', () => {
     ]);
   });
 
+  it('gives every one of many simultaneous registrations with one name its own nickname', async () => {
+    const name = { firstName: 'Fox', lastName: 'Mulder' };
+    const accounts = await Promise.all(Array.from({ length: 30 }, () => createUser(app, name)));
+    const nicknames = accounts.map((account) => account.user.nickname);
+    expect(new Set(nicknames).size).toBe(30);
+    for (const nickname of nicknames) expect(nickname).toMatch(/^fox-mulder(-[a-z0-9]+)?$/);
+  });
+
   it('keeps derived nicknames within 32 characters, suffix included', async () => {
     const name = { firstName: 'Maximiliana Alexandrina', lastName: 'Wolfeschlegelsteinhausen' };
     const first = await createUser(app, name);

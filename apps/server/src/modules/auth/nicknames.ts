@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { NICKNAME_MAX_LENGTH } from '@stagedoor/shared/limits';
 
 // Every candidate starts with this much of the base, whatever suffix it gets.
@@ -37,4 +38,16 @@ export function firstFreeNickname(base: string, taken: ReadonlySet<string>): str
     const candidate = base.slice(0, NICKNAME_MAX_LENGTH - suffix.length) + suffix;
     if (!taken.has(candidate) && !isReservedNickname(candidate)) return candidate;
   }
+}
+
+/**
+ * base-x7k2q9: for a registration that lost a race for the first free candidate. Every racer computes
+ * the same next candidate, so counting on would only lose again; a random suffix does not.
+ */
+export function randomNickname(base: string): string {
+  const suffix = `-${randomBytes(6)
+    .toString('base64url')
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, '0')}`;
+  return base.slice(0, NICKNAME_MAX_LENGTH - suffix.length) + suffix;
 }
