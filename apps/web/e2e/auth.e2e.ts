@@ -1,6 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { baseURL, launchBrowser, newVisitor, uniqueEmail } from './support/browser';
+import { baseURL, newVisitor, uniqueEmail } from './support/browser';
+import { launchBrowser } from './support/chromium';
 import { PASSWORD, expectToast, pathOf, register } from './support/fixtures';
 
 let browser: Browser;

@@ -1,6 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newVisitor } from './support/browser';
+import { newVisitor } from './support/browser';
+import { launchBrowser } from './support/chromium';
 import { person, register } from './support/fixtures';
 
 let browser: Browser;

@@ -127,3 +127,6 @@ export const ZLiveConfig = z.object({
   ),
 });
 export type LiveConfig = z.infer<typeof ZLiveConfig>;
+
+/** The `performance.mark` a viewer's page sets when it asks to join: the start of its wait for a picture. */
+export const JOIN_STREAM_MARK = 'stagedoor:join-stream';

@@ -1,12 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-
-const serverEntry = new URL('../../../server/dist/server.js', import.meta.url).pathname;
+import { startBuiltServer } from './server';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -14,59 +7,9 @@ declare module 'vitest' {
   }
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject()));
-    });
-  });
-}
-
-async function waitForHealth(baseURL: string, server: ChildProcess, output: () => string): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    if (server.exitCode !== null) throw new Error(`server exited with ${server.exitCode}:\n${output()}`);
-    try {
-      const res = await fetch(`${baseURL}/api/health`);
-      if (res.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`server did not become healthy in 30 s:\n${output()}`);
-}
-
-/** Starts the production build of the server (the same artefact `npm start` runs) on a throwaway data dir. */
+/** One production server for all journeys; each journey makes its own accounts and events. */
 export default async function setup(project: TestProject) {
-  if (!existsSync(serverEntry)) throw new Error(`${serverEntry} is missing: run "npm run build" first`);
-  const dataDir = await mkdtemp(join(tmpdir(), 'stagedoor-e2e-'));
-  const port = await freePort();
-  const baseURL = `http://127.0.0.1:${port}`;
-  let log = '';
-  const server = spawn(process.execPath, [serverEntry], {
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      SEED_DEMO: '0',
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  server.stdout?.on('data', (chunk: Buffer) => (log += chunk.toString()));
-  server.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
-  await waitForHealth(baseURL, server, () => log);
-  project.provide('baseURL', baseURL);
-
-  return async () => {
-    server.kill('SIGTERM');
-    await new Promise((resolve) => server.once('exit', resolve));
-    await rm(dataDir, { recursive: true, force: true });
-  };
+  const server = await startBuiltServer();
+  project.provide('baseURL', server.baseURL);
+  return server.stop;
 }

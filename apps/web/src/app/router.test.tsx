@@ -53,7 +53,7 @@ describe('routes', () => {
     ['/creators/dashboard/my-events', 'My Events'],
     ['/creators/dashboard/events/create', 'Create Event'],
     ['/creators/dashboard/events/4/edit', 'Edit Event'],
-    ['/creators/dashboard/events/4/stream', 'Live Stream'],
+    ['/creators/dashboard/events/4/stream', 'Event unavailable'],
     ['/creators/dashboard/my-tickets', 'My Tickets'],
     ['/terms', 'Terms of Service'],
     ['/privacy-policy', 'Privacy Policy'],

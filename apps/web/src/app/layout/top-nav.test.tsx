@@ -72,7 +72,7 @@ describe('top navigation', () => {
     stubApi(signedInAs(aCreator()));
     renderApp(path);
 
-    await screen.findByRole('heading', { name: 'Live Stream' });
+    await screen.findByRole('heading', { name: 'Event unavailable' });
     expect(screen.queryByRole('navigation', { name: 'Main' })).not.toBeInTheDocument();
   });
 

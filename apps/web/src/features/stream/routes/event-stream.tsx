@@ -1,5 +1,68 @@
-import { ComingSoonPage } from '../../../components/layout/page';
+import type { Event } from '@stagedoor/shared/events';
+import { useParams } from 'react-router';
+import { Page } from '../../../components/layout/page';
+import { ButtonLink } from '../../../components/ui/button';
+import { Spinner } from '../../../components/ui/spinner';
+import { paths } from '../../../config/paths';
+import { useCurrentUser } from '../../../lib/session';
+import { useLiveSocket } from '../../../lib/socket';
+import { useIceServers, useStreamEvent } from '../api/stream';
+import { BroadcasterPanel } from '../components/broadcaster-panel';
+import { StreamChat } from '../components/stream-chat';
+import { StreamHeader } from '../components/stream-header';
+import { ViewerPanel } from '../components/viewer-panel';
 
+/** /events/{id}/stream and /creators/dashboard/events/{id}/stream (spec §2 "Event stream page"). */
 export function EventStreamRoute() {
-  return <ComingSoonPage title="Live Stream" />;
+  const { id = '' } = useParams();
+  // Another event is another page: a fresh socket, stream and chat.
+  return <EventStream key={id} id={id} />;
+}
+
+function EventStream({ id }: { id: string }) {
+  const event = useStreamEvent(id);
+
+  if (event.isPending) {
+    return (
+      <p role="status" className="px-4 py-24 text-center text-slate-600">
+        Loading event...
+      </p>
+    );
+  }
+  if (event.isError) {
+    return (
+      <Page title="Event unavailable" description="This event could not be loaded." width="narrow">
+        <ButtonLink to={paths.events}>Browse events</ButtonLink>
+      </Page>
+    );
+  }
+  return <LiveEvent event={event.data} />;
+}
+
+function LiveEvent({ event }: { event: Event }) {
+  const user = useCurrentUser();
+  const { socket, connection } = useLiveSocket();
+  const iceServers = useIceServers();
+  const isConnected = connection.status === 'connected';
+  // Only the event's own creator broadcasts (spec §6); anyone else, creators included, watches.
+  const isBroadcaster = user.id === event.creatorId;
+  const live = { socket, eventId: event.id, userId: user.id };
+
+  return (
+    <div className="flex flex-1 flex-col bg-slate-950 text-white">
+      <StreamHeader event={event} />
+      <div className="mx-auto grid w-full max-w-7xl flex-1 gap-6 px-4 py-6 sm:px-6 lg:grid-cols-[1fr_22rem] lg:px-8">
+        <div>
+          {!iceServers ? (
+            <Spinner label="Preparing the stream" className="aspect-video rounded-2xl bg-black" />
+          ) : isBroadcaster ? (
+            <BroadcasterPanel {...live} iceServers={iceServers} connection={connection} />
+          ) : (
+            <ViewerPanel {...live} iceServers={iceServers} connection={connection} />
+          )}
+        </div>
+        <StreamChat {...live} isConnected={isConnected} user={user} isModerator={isBroadcaster} />
+      </div>
+    </div>
+  );
 }

@@ -1,0 +1,139 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newVisitor } from './support/browser';
+import { launchBrowser } from './support/chromium';
+import { logIn, person, registerByApi } from './support/fixtures';
+
+// Two browsers, as two people on two machines would be: the creator's has the fake camera and screen.
+let creatorBrowser: Browser;
+let audienceBrowser: Browser;
+beforeAll(async () => {
+  [creatorBrowser, audienceBrowser] = await Promise.all([launchBrowser({ media: true }), launchBrowser()]);
+});
+afterAll(async () => {
+  await Promise.all([creatorBrowser.close(), audienceBrowser.close()]);
+});
+
+const HOUR_MS = 60 * 60 * 1000;
+
+interface Show {
+  eventId: number;
+  creator: { email: string };
+  fan: { email: string };
+  stranger: { email: string };
+}
+
+/** A creator with an active event, a fan holding a ticket and a spectator without one, made through the API. */
+async function setUpShow(context: BrowserContext): Promise<Show> {
+  const creator = person('Lena', 'Live');
+  const fan = person('Fabio', 'Fan');
+  const stranger = person('Sid', 'Stranger');
+  const creatorToken = await registerByApi(context.request, 'creator', creator);
+  const fanToken = await registerByApi(context.request, 'user', fan);
+  await registerByApi(context.request, 'user', stranger);
+
+  const event = await context.request.post('/api/events', {
+    headers: { authorization: `Bearer ${creatorToken}` },
+    data: {
+      name: `Live Room ${Date.now().toString(36)}`,
+      description: 'A show streamed from the browser.',
+      price: 3,
+      maxTickets: 30,
+      date: new Date(Date.now() + HOUR_MS).toISOString(),
+    },
+  });
+  expect(event.status()).toBe(201);
+  const eventId = ((await event.json()) as { id: number }).id;
+  const order = await context.request.post('/api/orders', {
+    headers: { authorization: `Bearer ${fanToken}` },
+    data: { eventId, quantity: 1 },
+  });
+  expect(order.status()).toBe(201);
+  return { eventId, creator, fan, stranger };
+}
+
+/** Decoded frames of the page's main video: it grows while the stream plays. */
+function decodedFrames(page: Page): Promise<number> {
+  return page
+    .locator('video[data-role="main"]')
+    .evaluate((video: HTMLVideoElement) =>
+      video.videoWidth > 0 ? video.getVideoPlaybackQuality().totalVideoFrames : 0,
+    );
+}
+
+async function expectPlaying(page: Page): Promise<void> {
+  await expect.poll(() => decodedFrames(page), { timeout: 20_000 }).toBeGreaterThan(0);
+  const before = await decodedFrames(page);
+  await expect.poll(() => decodedFrames(page), { timeout: 10_000 }).toBeGreaterThan(before);
+}
+
+async function viewerCount(page: Page): Promise<string> {
+  return page.getByLabel('Viewers').innerText();
+}
+
+async function sendChat(page: Page, text: string): Promise<void> {
+  await page.getByLabel('Message').fill(text);
+  await page.getByRole('button', { name: 'Send' }).click();
+}
+
+describe('going live in the browser', () => {
+  it('streams camera and screen to a ticket holder, with chat both ways, and ends cleanly', async () => {
+    const setup = await newVisitor(audienceBrowser);
+    const show = await setUpShow(setup.context);
+    await setup.context.close();
+
+    const creator = await newVisitor(creatorBrowser);
+    await logIn(creator.page, 'creator', show.creator.email);
+    await creator.page.goto(`/creators/dashboard/events/${show.eventId}/stream`);
+    const start = creator.page.getByRole('button', { name: 'Start Stream' });
+    await start.waitFor();
+    expect(await start.isDisabled(), 'no source yet').toBe(true);
+    await creator.page.getByRole('button', { name: 'Use camera' }).click();
+    await expect.poll(() => start.isDisabled()).toBe(false);
+    await start.click();
+    await creator.page.getByRole('button', { name: 'Stop Stream' }).waitFor();
+
+    const fan = await newVisitor(audienceBrowser);
+    await logIn(fan.page, 'user', show.fan.email);
+    await fan.page.goto(`/events/${show.eventId}/stream`);
+    await expectPlaying(fan.page);
+    await fan.page.getByRole('button', { name: 'Hacer clic para habilitar audio' }).waitFor();
+    await expect.poll(() => viewerCount(creator.page)).toContain('1');
+
+    await sendChat(fan.page, 'Hello from the audience');
+    await creator.page.getByText('Hello from the audience').waitFor();
+    await sendChat(creator.page, 'Welcome, Fabio!');
+    await fan.page.getByText('Welcome, Fabio!').waitFor();
+    const stamp = await fan.page.locator('time').first().innerText();
+    expect(stamp).toMatch(/^\d{2}:\d{2}$/);
+
+    // The screen becomes the main picture, the camera a small overlay, and the viewer keeps receiving video.
+    await creator.page.getByRole('button', { name: 'Share screen' }).click();
+    await creator.page.locator('video[data-role="overlay"]').waitFor();
+    await expectPlaying(fan.page);
+
+    await creator.page.getByRole('button', { name: 'Stop Stream' }).click();
+    await creator.page.getByRole('button', { name: 'Start Stream' }).waitFor();
+    await fan.page.getByText('Stream has ended. Trying to reconnect...').waitFor();
+    await fan.page.getByText('Waiting for stream to start').waitFor({ timeout: 15_000 });
+
+    await creator.context.close();
+    await fan.context.close();
+  });
+
+  it('tells a spectator without a ticket that one is needed, and offers the event page', async () => {
+    const setup = await newVisitor(audienceBrowser);
+    const show = await setUpShow(setup.context);
+    await setup.context.close();
+
+    const { context, page } = await newVisitor(audienceBrowser);
+    await logIn(page, 'user', show.stranger.email);
+    await page.goto(`/events/${show.eventId}/stream`);
+    await page.getByText(/need a ticket/i).waitFor();
+    expect(await page.getByRole('link', { name: /event/i }).last().getAttribute('href')).toBe(
+      `/events/${show.eventId}`,
+    );
+    expect(await page.locator('video[data-role="main"]').count()).toBe(0);
+    await context.close();
+  });
+});

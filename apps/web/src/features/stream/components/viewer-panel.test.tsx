@@ -1,0 +1,221 @@
+import { act, render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { MemoryRouter } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { LiveConnection } from '../../../lib/socket';
+import { FakeMediaStream, FakePeerConnection } from '../testing/fake-media';
+import { FakeSocket } from '../testing/fake-socket';
+import { ViewerPanel } from './viewer-panel';
+
+const connected: LiveConnection = { status: 'connected' };
+const notFound = { success: false, error: 'Stream not found' };
+let peerConnections: FakePeerConnection[];
+
+beforeEach(() => {
+  // Timers also advance by themselves, so Testing Library's polling keeps working.
+  vi.useFakeTimers({ shouldAdvanceTime: true });
+  peerConnections = [];
+  vi.stubGlobal(
+    'RTCPeerConnection',
+    class extends FakePeerConnection {
+      constructor(configuration: RTCConfiguration) {
+        super(configuration);
+        peerConnections.push(this);
+      }
+    },
+  );
+  vi.stubGlobal('MediaStream', FakeMediaStream);
+  vi.spyOn(HTMLMediaElement.prototype, 'play').mockResolvedValue(undefined);
+});
+afterEach(() => {
+  vi.useRealTimers();
+  vi.restoreAllMocks();
+});
+
+/** A connected socket whose joinStream acknowledgements come from `answers`, one per join, the last repeating. */
+function serverAnswering(...answers: unknown[]) {
+  const socket = new FakeSocket();
+  socket.connected = true;
+  let joins = 0;
+  socket.onAck('joinStream', () => answers[Math.min(joins++, answers.length - 1)]);
+  return socket;
+}
+
+function renderPanel(socket: FakeSocket, connection: LiveConnection = connected) {
+  const ui = (state: LiveConnection) => (
+    <MemoryRouter>
+      <ViewerPanel socket={socket.asLiveSocket} connection={state} eventId={4} userId={7} iceServers={[]} />
+    </MemoryRouter>
+  );
+  const view = render(ui(connection));
+  return {
+    ...view,
+    user: userEvent.setup({ advanceTimers: vi.advanceTimersByTime }),
+    showConnection: (state: LiveConnection) => view.rerender(ui(state)),
+  };
+}
+
+const advance = (ms: number) => act(() => vi.advanceTimersByTimeAsync(ms));
+const joins = (socket: FakeSocket) => socket.payloadsOf('joinStream').length;
+
+async function startPlaying(socket: FakeSocket) {
+  socket.serverEmit('offer', { offer: { type: 'offer', sdp: 'offer-sdp' }, from: 'broadcaster' });
+  await advance(0);
+  const connection = peerConnections.at(-1);
+  act(() => connection?.deliverTracks());
+  return connection;
+}
+
+describe('viewer panel', () => {
+  it('waits for a stream that is not live yet and asks again 20 s later', async () => {
+    const socket = serverAnswering(notFound);
+    renderPanel(socket);
+
+    expect(await screen.findByText('Waiting for stream to start')).toBeInTheDocument();
+    expect(socket.payloadsOf('joinStream')).toEqual([{ eventId: 4, userId: 7 }]);
+    // Fake time also runs with the clock: leave the test's own run time some room.
+    await advance(19_500);
+    expect(joins(socket)).toBe(1);
+    await advance(500);
+    expect(joins(socket)).toBe(2);
+  });
+
+  it('says the stream ended, joins again 5 s later, then waits while nothing is live', async () => {
+    const socket = serverAnswering({ success: true, viewerCount: 3 }, notFound);
+    renderPanel(socket);
+    expect(await screen.findByText('Connecting to stream...')).toBeInTheDocument();
+    expect(screen.getByRole('status', { name: 'Viewers' })).toHaveTextContent('3 viewers');
+
+    socket.serverEmit('streamEnded');
+    expect(screen.getByText('Stream has ended. Trying to reconnect...')).toBeInTheDocument();
+    await advance(4_500);
+    expect(joins(socket)).toBe(1);
+    await advance(500);
+    expect(joins(socket)).toBe(2);
+    expect(await screen.findByText('Waiting for stream to start')).toBeInTheDocument();
+  });
+
+  it('answers the offer, plays muted, and turns the sound on with the button', async () => {
+    const socket = serverAnswering({ success: true, viewerCount: 1 });
+    const { user } = renderPanel(socket);
+    await screen.findByText('Connecting to stream...');
+
+    const connection = await startPlaying(socket);
+
+    expect(connection?.hadTrackHandlerOnRemoteDescription).toBe(true);
+    expect(socket.payloadsOf('answer')).toEqual([
+      { targetId: 'broadcaster', answer: { type: 'answer', sdp: 'answer-sdp' } },
+    ]);
+    expect(screen.queryByText('Connecting to stream...')).not.toBeInTheDocument();
+    const video = screen.getByLabelText<HTMLVideoElement>('Live stream');
+    expect(video.muted).toBe(true);
+    expect(video.srcObject).toBeInstanceOf(FakeMediaStream);
+
+    await user.click(screen.getByRole('button', { name: 'Hacer clic para habilitar audio' }));
+    expect(video.muted).toBe(false);
+    expect(screen.queryByRole('button', { name: 'Hacer clic para habilitar audio' })).not.toBeInTheDocument();
+  });
+
+  it('turns the sound on at the first key pressed anywhere', async () => {
+    const socket = serverAnswering({ success: true, viewerCount: 1 });
+    const { user } = renderPanel(socket);
+    await screen.findByText('Connecting to stream...');
+    await startPlaying(socket);
+
+    await user.keyboard('a');
+
+    expect(screen.getByLabelText<HTMLVideoElement>('Live stream').muted).toBe(false);
+  });
+
+  it('relays ICE candidates both ways', async () => {
+    const socket = serverAnswering({ success: true, viewerCount: 1 });
+    renderPanel(socket);
+    await screen.findByText('Connecting to stream...');
+    const connection = await startPlaying(socket);
+
+    act(() => connection?.gatherCandidate({ candidate: 'mine' }));
+    socket.serverEmit('ice-candidate', { candidate: { candidate: 'theirs' }, from: 'broadcaster' });
+    await advance(0);
+
+    expect(socket.payloadsOf('ice-candidate')).toEqual([
+      { targetId: 'broadcaster', candidate: { candidate: 'mine' } },
+    ]);
+    expect(connection?.addIceCandidate).toHaveBeenCalledWith({ candidate: 'theirs' });
+  });
+
+  it('retries 5 s after an offer it cannot apply', async () => {
+    const socket = serverAnswering({ success: true, viewerCount: 1 });
+    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    vi.spyOn(FakePeerConnection.prototype, 'setRemoteDescription').mockRejectedValue(new Error('bad sdp'));
+    renderPanel(socket);
+    await screen.findByText('Connecting to stream...');
+
+    socket.serverEmit('offer', { offer: { type: 'offer', sdp: 'broken' }, from: 'broadcaster' });
+
+    expect(await screen.findByText('Error establishing connection with stream')).toBeInTheDocument();
+    expect(peerConnections[0]?.close).toHaveBeenCalled();
+    await advance(5_000);
+    expect(joins(socket)).toBe(2);
+  });
+
+  it('says the connection was lost when the peer connection fails, and joins again 5 s later', async () => {
+    const socket = serverAnswering({ success: true, viewerCount: 1 });
+    renderPanel(socket);
+    await screen.findByText('Connecting to stream...');
+    const connection = await startPlaying(socket);
+
+    act(() => connection?.changeState('failed'));
+
+    expect(screen.getByText('Connection lost. Trying to reconnect...')).toBeInTheDocument();
+    await advance(5_000);
+    expect(joins(socket)).toBe(2);
+  });
+
+  it('explains a refusal, links to the event page and does not retry by itself', async () => {
+    const socket = serverAnswering(
+      { success: false, error: 'You need a ticket to watch this stream' },
+      { success: true, viewerCount: 2 },
+    );
+    const { user } = renderPanel(socket);
+
+    expect(await screen.findByText('Could not join stream')).toBeInTheDocument();
+    expect(screen.getByText('You need a ticket to watch this stream')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Go to the event page' })).toHaveAttribute('href', '/events/4');
+    expect(screen.queryByLabelText('Live stream')).not.toBeInTheDocument();
+    await advance(60_000);
+    expect(joins(socket)).toBe(1);
+
+    await user.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(joins(socket)).toBe(2);
+    expect(await screen.findByText('Connecting to stream...')).toBeInTheDocument();
+  });
+
+  it('words connection problems for the viewer', () => {
+    const socket = new FakeSocket();
+    const { showConnection } = renderPanel(socket, { status: 'refused', message: 'Unauthorized' });
+    expect(screen.getByText('Could not authenticate. Please log in again.')).toBeInTheDocument();
+
+    showConnection({ status: 'failed', message: 'xhr poll error' });
+    expect(screen.getByText('Error connecting to server. Trying to reconnect...')).toBeInTheDocument();
+
+    showConnection({ status: 'disconnected', reason: 'transport close' });
+    expect(screen.getByText('Disconnected from server. Trying to reconnect...')).toBeInTheDocument();
+    expect(joins(socket)).toBe(0);
+  });
+
+  it('joins again once the socket reconnects, and stops its timers when the page goes', async () => {
+    const socket = serverAnswering(notFound);
+    const { showConnection, unmount } = renderPanel(socket);
+    await screen.findByText('Waiting for stream to start');
+
+    showConnection({ status: 'disconnected', reason: 'transport close' });
+    showConnection(connected);
+    await screen.findByText('Waiting for stream to start');
+    expect(joins(socket)).toBe(2);
+
+    unmount();
+    await advance(60_000);
+    expect(joins(socket)).toBe(2);
+    expect(socket.listenerCount('offer')).toBe(0);
+  });
+});

@@ -1,0 +1,110 @@
+import { VolumeX } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { Button, ButtonLink } from '../../../components/ui/button';
+import { StreamVideo } from '../../../components/ui/stream-video';
+import { paths } from '../../../config/paths';
+import { viewerConnectionMessage, type LiveConnection, type LiveSocket } from '../../../lib/socket';
+import { useViewerStream, type ViewerStatus } from '../hooks/use-viewer-stream';
+import { ViewerCount } from './viewer-count';
+
+type ViewerPanelProps = {
+  socket: LiveSocket | null;
+  connection: LiveConnection;
+  eventId: number;
+  userId: number;
+  iceServers: RTCIceServer[];
+};
+
+const CONNECTING = 'Connecting to stream...';
+
+/** What to tell the viewer instead of the picture, or null while it plays. */
+function messageFor(connection: LiveConnection, status: ViewerStatus): string | null {
+  const problem = viewerConnectionMessage(connection);
+  if (problem) return problem;
+  if (connection.status !== 'connected') return CONNECTING;
+  switch (status.phase) {
+    case 'playing':
+      return null;
+    case 'connecting':
+      return CONNECTING;
+    default:
+      return status.message;
+  }
+}
+
+/** Everyone but the event's creator watches here (spec §4 "Stream, viewer side"). */
+export function ViewerPanel({ socket, connection, eventId, userId, iceServers }: ViewerPanelProps) {
+  const { status, picture, viewerCount, tryAgain } = useViewerStream({
+    socket,
+    isConnected: connection.status === 'connected',
+    eventId,
+    userId,
+    iceServers,
+  });
+  // Browsers only autoplay muted video; the viewer's first gesture anywhere turns the sound on.
+  const [muted, setMuted] = useState(true);
+  const message = messageFor(connection, status);
+
+  useEffect(() => {
+    if (!muted) return;
+    const unmute = () => setMuted(false);
+    const gestures = ['click', 'keydown', 'touchstart'] as const;
+    gestures.forEach((gesture) => document.addEventListener(gesture, unmute));
+    return () => gestures.forEach((gesture) => document.removeEventListener(gesture, unmute));
+  }, [muted]);
+
+  return (
+    <section
+      aria-label="Stream"
+      className="relative aspect-video overflow-hidden rounded-2xl bg-black ring-1 ring-white/10"
+    >
+      {picture.main ? (
+        <StreamVideo
+          stream={picture.main}
+          muted={muted}
+          data-role="main"
+          aria-label="Live stream"
+          className="size-full object-contain"
+        />
+      ) : null}
+      {picture.overlay ? (
+        <StreamVideo
+          stream={picture.overlay}
+          muted
+          data-role="overlay"
+          aria-label="Camera overlay"
+          className="absolute right-4 bottom-4 w-1/4 rounded-lg bg-black shadow-lg ring-2 ring-white/80"
+        />
+      ) : null}
+      <div className="absolute top-4 left-4">
+        <ViewerCount count={viewerCount} />
+      </div>
+
+      {message ? (
+        <div className="absolute inset-0 flex flex-col items-center justify-center gap-4 bg-black/75 p-6 text-center">
+          <p role="status" className="text-lg font-medium text-white">
+            {message}
+          </p>
+          {status.phase === 'refused' ? (
+            <>
+              <p className="max-w-md text-sm text-slate-300">{status.reason}</p>
+              <div className="flex flex-wrap justify-center gap-3">
+                <ButtonLink to={paths.eventDetails(eventId)}>Go to the event page</ButtonLink>
+                <Button variant="inverse" onClick={tryAgain}>
+                  Try again
+                </Button>
+              </div>
+            </>
+          ) : null}
+        </div>
+      ) : null}
+
+      {muted && picture.main ? (
+        <Button className="absolute bottom-4 left-1/2 -translate-x-1/2" onClick={() => setMuted(false)}>
+          <VolumeX aria-hidden className="size-4" />
+          Hacer clic para habilitar audio
+        </Button>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,122 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { aCreator, anEvent, aPublicCreator, aUser, signedInAs, stubApi } from '../../../test/api-stub';
+import { renderApp } from '../../../test/render-app';
+import { createdSockets } from '../testing/fake-socket';
+
+vi.mock('socket.io-client', async () => (await import('../testing/fake-socket')).fakeSocketIoClient());
+
+const grace = aCreator();
+const ada = aUser();
+
+function stubStreamApi(user = ada) {
+  return stubApi({
+    ...signedInAs(user),
+    'GET /events/4': { body: anEvent() },
+    'GET /creators/3': {
+      body: aPublicCreator({
+        creatorInfo: { headerImageUrl: null, profileImageUrl: 'grace.png', biography: null },
+      }),
+    },
+    'GET /live/config': { body: { iceServers: [{ urls: 'stun:stun.example.org' }] } },
+  });
+}
+
+const latestSocket = () => {
+  const socket = createdSockets.at(-1);
+  if (!socket) throw new Error('the page opened no socket');
+  return socket;
+};
+
+beforeEach(() => {
+  createdSockets.length = 0;
+});
+
+describe('event stream page', () => {
+  it('shows the event with its creator, and a viewer panel and chat to a spectator', async () => {
+    stubStreamApi(ada);
+    renderApp('/events/4/stream');
+
+    expect(await screen.findByText('Loading event...')).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Jazz Night' })).toBeInTheDocument();
+    const header = screen.getByRole('banner');
+    expect(within(header).getByText('Grace Hopper')).toBeInTheDocument();
+    expect(within(header).getByRole('link', { name: 'Back to creator page' })).toHaveAttribute(
+      'href',
+      '/creator/grace',
+    );
+    await waitFor(() =>
+      expect(within(header).getByRole('img', { name: 'Grace Hopper' })).toHaveAttribute(
+        'src',
+        '/api/creators/profile-image/grace.png',
+      ),
+    );
+    expect(screen.queryByRole('navigation', { name: 'Main' })).not.toBeInTheDocument();
+
+    expect(await screen.findByRole('region', { name: 'Stream' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Start Stream' })).not.toBeInTheDocument();
+    expect(screen.getByRole('complementary', { name: 'Chat' })).toBeInTheDocument();
+    expect(screen.getByText('No messages yet. Be the first to write!')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Send' })).toBeDisabled();
+  });
+
+  it("gives the event's creator the broadcaster panel", async () => {
+    stubStreamApi(grace);
+    renderApp('/creators/dashboard/events/4/stream');
+
+    expect(await screen.findByRole('region', { name: 'Broadcast' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Use camera' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Share screen' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Start Stream' })).toBeDisabled();
+  });
+
+  it('opens one websocket with the bearer token, joins once connected and closes it on leaving', async () => {
+    stubStreamApi(ada);
+    const { unmount } = renderApp('/events/4/stream');
+    await screen.findByRole('region', { name: 'Stream' });
+
+    expect(createdSockets).toHaveLength(1);
+    const socket = latestSocket();
+    expect(socket.options).toMatchObject({
+      path: '/socket.io',
+      transports: ['websocket'],
+      auth: { token: 'Bearer stored-token' },
+      reconnection: true,
+      reconnectionAttempts: 5,
+      reconnectionDelay: 1000,
+    });
+    socket.onAck('joinStream', () => ({ success: false, error: 'Stream not found' }));
+    socket.onAck('joinChat', () => ({ success: true, messages: [] }));
+
+    socket.serverConnect();
+
+    expect(await screen.findByText('Waiting for stream to start')).toBeInTheDocument();
+    expect(socket.payloadsOf('joinStream')).toEqual([{ eventId: 4, userId: ada.id }]);
+    expect(socket.payloadsOf('joinChat')).toEqual([{ eventId: 4 }]);
+
+    const disconnect = vi.spyOn(socket, 'disconnect');
+    unmount();
+    await act(async () => undefined);
+    expect(disconnect).toHaveBeenCalled();
+  });
+
+  it('says the server refused the connection to a viewer', async () => {
+    stubStreamApi(ada);
+    renderApp('/events/4/stream');
+    await screen.findByRole('region', { name: 'Stream' });
+    const socket = latestSocket();
+    socket.active = false;
+
+    socket.serverEmit('connect_error', new Error('Authentication error'));
+
+    expect(screen.getByText('Could not authenticate. Please log in again.')).toBeInTheDocument();
+  });
+
+  it('shows a page of its own when the event cannot be loaded', async () => {
+    stubApi({ ...signedInAs(ada) });
+    renderApp('/events/404/stream');
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Event unavailable' })).toBeInTheDocument();
+    expect(createdSockets).toHaveLength(0);
+  });
+});

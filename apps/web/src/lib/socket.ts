@@ -1,0 +1,148 @@
+import {
+  SOCKET_RECONNECTION_ATTEMPTS,
+  SOCKET_RECONNECTION_DELAY_MS,
+  VIEWER_RETRY_MS,
+} from '@stagedoor/shared/limits';
+import {
+  SOCKET_PATH,
+  type ClientToServerEvents,
+  type ServerToClientEvents,
+} from '@stagedoor/shared/realtime';
+import { useEffect, useState, useSyncExternalStore } from 'react';
+import { io, type Socket } from 'socket.io-client';
+import { useSession } from './session';
+
+export type LiveSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
+
+/** Where the page's realtime connection stands; the panels word it for their audience. */
+export type LiveConnection =
+  | { status: 'connecting' }
+  | { status: 'connected' }
+  /** There is no session token to authenticate the handshake with. */
+  | { status: 'no-token' }
+  /** The server turned the handshake down (bad or expired token); socket.io does not retry it. */
+  | { status: 'refused'; message: string }
+  /** The server could not be reached; socket.io is retrying. */
+  | { status: 'failed'; message: string }
+  | { status: 'disconnected'; reason: string };
+
+export type LiveSocketState = { socket: LiveSocket | null; connection: LiveConnection };
+
+/** An acknowledgement that never comes (server gone mid-call) rejects `emitWithAck` after this long. */
+export const ACK_TIMEOUT_MS = 10_000;
+
+/**
+ * socket.io gives up after its 5 attempts (spec §9) and never retries a drop the server asked for; a
+ * page left open would then stay offline for good. It starts again after the pause of a viewer's retry.
+ */
+const RECONNECT_ROUND_PAUSE_MS = VIEWER_RETRY_MS;
+
+const CONNECTING: LiveSocketState = { socket: null, connection: { status: 'connecting' } };
+const NO_TOKEN: LiveSocketState = { socket: null, connection: { status: 'no-token' } };
+
+/** Owns the page's one socket: opens it, follows its state for React, and closes it. */
+class LiveSocketOwner {
+  private state = CONNECTING;
+  private readonly listeners = new Set<() => void>();
+
+  readonly subscribe = (listener: () => void) => {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  };
+
+  readonly getSnapshot = () => this.state;
+
+  private publish(state: LiveSocketState) {
+    this.state = state;
+    this.listeners.forEach((listener) => listener());
+  }
+
+  /** Opens a fresh socket and returns what closes it. */
+  open(token: string): () => void {
+    const socket: LiveSocket = io({
+      path: SOCKET_PATH,
+      transports: ['websocket'],
+      auth: { token: `Bearer ${token}` },
+      reconnection: true,
+      reconnectionAttempts: SOCKET_RECONNECTION_ATTEMPTS,
+      reconnectionDelay: SOCKET_RECONNECTION_DELAY_MS,
+      ackTimeout: ACK_TIMEOUT_MS,
+      // One connection per page: never share a manager with a socket another page left behind.
+      forceNew: true,
+    });
+    let nextRound: ReturnType<typeof setTimeout> | undefined;
+    const set = (connection: LiveConnection) => this.publish({ socket, connection });
+
+    socket.on('connect', () => set({ status: 'connected' }));
+    socket.on('connect_error', (error) =>
+      // An inactive socket after a connect_error means the server refused it, not that it was unreachable.
+      set({ status: socket.active ? 'failed' : 'refused', message: error.message }),
+    );
+    const startNextRound = () => {
+      nextRound = setTimeout(() => socket.connect(), RECONNECT_ROUND_PAUSE_MS);
+    };
+    socket.on('disconnect', (reason) => {
+      set({ status: 'disconnected', reason });
+      // socket.io reconnects by itself after any drop except one the server asked for.
+      if (reason === 'io server disconnect') startNextRound();
+    });
+    socket.io.on('reconnect_failed', startNextRound);
+    this.publish({ socket, connection: { status: 'connecting' } });
+
+    return () => {
+      clearTimeout(nextRound);
+      socket.off();
+      socket.io.off('reconnect_failed');
+      // React runs this before the cleanups of the components below, which may still have a last word
+      // for the server (a broadcaster leaving the page stops its stream): let them say it first.
+      queueMicrotask(() => socket.disconnect());
+    };
+  }
+}
+
+/**
+ * The page's realtime connection (spec §7): one socket, opened with the session token when the page
+ * mounts and closed when it unmounts. Consumers attach their own listeners to `socket` and act when
+ * `connection.status` turns `connected` (again, after a reconnection).
+ */
+export function useLiveSocket(): LiveSocketState {
+  const { token } = useSession();
+  const [owner] = useState(() => new LiveSocketOwner());
+  const state = useSyncExternalStore(owner.subscribe, owner.getSnapshot);
+
+  useEffect(() => (token ? owner.open(token) : undefined), [owner, token]);
+
+  return token ? state : NO_TOKEN;
+}
+
+/** The broadcaster's toast for a connection problem (spec §8), or null when there is none to show. */
+export function broadcasterConnectionToast(connection: LiveConnection): string | null {
+  switch (connection.status) {
+    case 'no-token':
+      return 'No authentication token available';
+    case 'refused':
+    case 'failed':
+      return `Connection error: ${connection.message}`;
+    case 'disconnected':
+      return `Disconnected: ${connection.reason}`;
+    default:
+      return null;
+  }
+}
+
+/** The viewer's message for a connection problem (spec §8), or null when there is none to show. */
+export function viewerConnectionMessage(connection: LiveConnection): string | null {
+  switch (connection.status) {
+    case 'no-token':
+    case 'refused':
+      return 'Could not authenticate. Please log in again.';
+    case 'failed':
+      return 'Error connecting to server. Trying to reconnect...';
+    case 'disconnected':
+      return 'Disconnected from server. Trying to reconnect...';
+    default:
+      return null;
+  }
+}
