@@ -4,6 +4,8 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import type { Config } from './config';
 import { createDatabase } from './db/database';
 import type { Deps } from './deps';
+import { setupLiveGateway } from './live/gateway';
+import { liveRoutes } from './live/live.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import { creatorRoutes } from './modules/creators/creators.routes';
 import { eventRoutes } from './modules/events/events.routes';
@@ -90,10 +92,12 @@ export async function buildApp(config: Config, seams: TestSeams = {}): Promise<A
         await api.register(eventRoutes);
         await api.register(orderRoutes);
         await api.register(creatorRoutes);
+        await api.register(liveRoutes);
       },
       { prefix: '/api' },
     );
     await setupWebApp(app, config.webDistDir);
+    await setupLiveGateway(app);
 
     await app.ready();
   } catch (error) {

@@ -22,17 +22,16 @@ const ZIceServers = z
       return z.NEVER;
     }
   })
+  // `[]` is allowed: browsers on one LAN (or one machine) reach each other without STUN (decision 0014).
   .pipe(
-    z
-      .array(
-        z.object({
-          urls: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]),
-          username: z.string().optional(),
-          credential: z.string().optional(),
-        }),
-        { error: 'must be a JSON array of RTCIceServer objects ({"urls": ...})' },
-      )
-      .min(1, 'must list at least one ICE server'),
+    z.array(
+      z.object({
+        urls: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]),
+        username: z.string().optional(),
+        credential: z.string().optional(),
+      }),
+      { error: 'must be a JSON array of RTCIceServer objects ({"urls": ...})' },
+    ),
   );
 
 const ZEnv = z.object({
@@ -61,6 +60,12 @@ const ZEnv = z.object({
     .transform((url) => new URL(url).origin)
     .optional(),
   ICE_SERVERS: ZIceServers.default([{ urls: 'stun:stun.l.google.com:19302' }]),
+  // How long a live stream waits for its broadcaster to come back after their connection drops.
+  STREAM_GRACE_MS: z
+    .string()
+    .regex(/^\d+$/, 'must be a whole number of milliseconds')
+    .transform(Number)
+    .default(10_000),
   SEED_DEMO: ZFlag.default(true),
   IMAGE_STORAGE: z.enum(['disk', 'database'], { error: 'must be disk or database' }).default('disk'),
   NODE_ENV: z
@@ -88,6 +93,8 @@ export interface Config {
   jwtSecret: Uint8Array;
   publicOrigin: string | null;
   iceServers: IceServer[];
+  /** After a broadcaster drops, viewers get `streamEnded` only if they have not started again by then. */
+  streamGraceMs: number;
   seedDemo: boolean;
   imageStorage: 'disk' | 'database';
   nodeEnv: 'development' | 'production' | 'test';
@@ -124,6 +131,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     jwtSecret: new TextEncoder().encode(vars.JWT_SECRET ?? readOrCreateSecret(dataDir)),
     publicOrigin: vars.PUBLIC_ORIGIN ?? null,
     iceServers: vars.ICE_SERVERS,
+    streamGraceMs: vars.STREAM_GRACE_MS,
     seedDemo: vars.SEED_DEMO,
     imageStorage: vars.IMAGE_STORAGE,
     nodeEnv: vars.NODE_ENV,

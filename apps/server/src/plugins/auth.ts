@@ -1,6 +1,7 @@
 import type { Role } from '@stagedoor/shared/auth';
 import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import type { AccountRow } from '../db/schema';
+import type { Deps } from '../deps';
 import { AppError } from '../errors';
 import { findAccountById } from '../modules/auth/accounts.repo';
 import { SESSION_MESSAGES, verifyAccessToken } from '../modules/auth/tokens';
@@ -21,19 +22,32 @@ export function setupAuth(app: FastifyInstance): void {
   app.decorateRequest('account', null);
 }
 
+/** The token of an `Authorization: Bearer <token>` value, or undefined for any other value. */
+export function bearerToken(authorization: string | undefined): string | undefined {
+  return /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
+}
+
 /**
- * The account behind the request's bearer token, or a 401 whose message says why: no token, a token
- * that is not ours, an expired one, or one revoked by a password change (its version is outdated).
+ * The account a token stands for, or a 401 whose message says why: no token, a token that is not
+ * ours, an expired one, or one revoked by a password change (its version is outdated). HTTP requests
+ * and the live socket's handshake both sign in through here.
  */
-export async function authenticate(request: FastifyRequest): Promise<AccountRow> {
-  const token = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '')?.[1];
+export async function accountForToken(
+  deps: Pick<Deps, 'config' | 'db'>,
+  token: string | undefined,
+): Promise<AccountRow> {
   if (!token) throw new AppError('UNAUTHORIZED', SESSION_MESSAGES.missing);
-  const { config, db } = request.server.deps;
-  const claims = await verifyAccessToken(config.jwtSecret, token);
-  const account = await findAccountById(db, claims.accountId);
+  const claims = await verifyAccessToken(deps.config.jwtSecret, token);
+  const account = await findAccountById(deps.db, claims.accountId);
   if (!account || account.tokenVersion !== claims.tokenVersion) {
     throw new AppError('UNAUTHORIZED', SESSION_MESSAGES.expired);
   }
+  return account;
+}
+
+/** The account behind the request's bearer token, or a 401 (see accountForToken). */
+export async function authenticate(request: FastifyRequest): Promise<AccountRow> {
+  const account = await accountForToken(request.server.deps, bearerToken(request.headers.authorization));
   request.account = account;
   return account;
 }

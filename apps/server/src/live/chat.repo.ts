@@ -1,0 +1,71 @@
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import type { Database } from '../db/database';
+import { accounts, chatMessages, chatMutes, type ChatMessageRow } from '../db/schema';
+import type { LiveAccount } from './context';
+
+/** A stored message and its author, as the chat shows it. */
+export interface ChatMessageWithAuthor {
+  message: ChatMessageRow;
+  author: LiveAccount;
+}
+
+export async function insertChatMessage(
+  db: Database,
+  message: Pick<ChatMessageRow, 'eventId' | 'accountId' | 'content'>,
+): Promise<ChatMessageRow> {
+  const [row] = await db.insert(chatMessages).values(message).returning();
+  if (!row) throw new Error('insert into chat_messages returned no row');
+  return row;
+}
+
+/** The last `limit` messages of the event that were not deleted, oldest first. */
+export async function recentChatMessages(
+  db: Database,
+  eventId: number,
+  limit: number,
+): Promise<ChatMessageWithAuthor[]> {
+  const newestFirst = await db
+    .select({
+      message: chatMessages,
+      author: {
+        id: accounts.id,
+        role: accounts.role,
+        firstName: accounts.firstName,
+        lastName: accounts.lastName,
+        profileImage: accounts.profileImage,
+      },
+    })
+    .from(chatMessages)
+    .innerJoin(accounts, eq(accounts.id, chatMessages.accountId))
+    .where(and(eq(chatMessages.eventId, eventId), isNull(chatMessages.deletedAt)))
+    .orderBy(desc(chatMessages.id))
+    .limit(limit);
+  return newestFirst.reverse();
+}
+
+/** Hides the message from the chat; false when the event has no such message. Deleting twice is fine. */
+export async function softDeleteChatMessage(
+  db: Database,
+  eventId: number,
+  messageId: number,
+): Promise<boolean> {
+  const deleted = await db
+    .update(chatMessages)
+    .set({ deletedAt: sql`coalesce(${chatMessages.deletedAt}, now())` })
+    .where(and(eq(chatMessages.id, messageId), eq(chatMessages.eventId, eventId)))
+    .returning({ id: chatMessages.id });
+  return deleted.length > 0;
+}
+
+export async function isMuted(db: Database, eventId: number, accountId: number): Promise<boolean> {
+  const [row] = await db
+    .select({ accountId: chatMutes.accountId })
+    .from(chatMutes)
+    .where(and(eq(chatMutes.eventId, eventId), eq(chatMutes.accountId, accountId)));
+  return row !== undefined;
+}
+
+/** Muting an account already muted changes nothing. */
+export async function muteAccount(db: Database, eventId: number, accountId: number): Promise<void> {
+  await db.insert(chatMutes).values({ eventId, accountId }).onConflictDoNothing();
+}

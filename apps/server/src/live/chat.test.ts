@@ -1,0 +1,285 @@
+import type { SessionUser } from '@stagedoor/shared/auth';
+import type { Event } from '@stagedoor/shared/events';
+import { CHAT_HISTORY_LIMIT, CHAT_MESSAGE_MAX_LENGTH } from '@stagedoor/shared/limits';
+import type { ChatMessage } from '@stagedoor/shared/realtime';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import {
+  api,
+  authHeader,
+  buyTicketsOk,
+  createCreator,
+  createEvent,
+  createUser,
+  postForm,
+  type TestAccount,
+} from '../../test/factories';
+import { pngWithMetadata } from '../../test/images';
+import { ack, listen, LiveClients, record, settle, waitFor, type LiveClient } from '../../test/live-clients';
+import { createTestApp } from '../../test/test-app';
+
+const app = await createTestApp();
+const clients = new LiveClients(await listen(app));
+afterEach(() => clients.closeAll());
+afterAll(() => app.close());
+
+async function ticketHolder(event: Event, names?: { firstName: string; lastName: string }) {
+  const fan = await createUser(app, names);
+  await buyTicketsOk(app, fan, event.id, 1);
+  return fan;
+}
+
+/** A socket of the account that joined the event's chat. */
+async function inChat(account: TestAccount, event: Event): Promise<LiveClient> {
+  const socket = await clients.connect(account);
+  expect(await ack(socket, 'joinChat', { eventId: event.id })).toMatchObject({ success: true });
+  return socket;
+}
+
+async function send(socket: LiveClient, event: Event, content: string) {
+  return ack(socket, 'chatMessage', { eventId: event.id, content });
+}
+
+async function sent(socket: LiveClient, event: Event, content: string): Promise<ChatMessage> {
+  const answer = await send(socket, event, content);
+  if (!answer.success) throw new Error(`message refused: ${answer.error}`);
+  return answer.message;
+}
+
+async function history(socket: LiveClient, event: Event): Promise<ChatMessage[]> {
+  const answer = await ack(socket, 'joinChat', { eventId: event.id });
+  if (!answer.success) throw new Error(`joinChat refused: ${answer.error}`);
+  return answer.messages;
+}
+
+describe('joinChat', () => {
+  it('is for the event creator and ticket holders', async () => {
+    const creator = await createCreator(app);
+    const event = await createEvent(app, creator);
+    const stranger = await clients.connect(await createUser(app));
+    expect(await ack(stranger, 'joinChat', { eventId: event.id })).toEqual({
+      success: false,
+      error: 'You need a ticket for this event',
+    });
+    // Refused the chat, it cannot talk in it either.
+    expect(await send(stranger, event, 'hello?')).toEqual({
+      success: false,
+      error: 'Join the chat before sending messages',
+    });
+    expect(await history(await clients.connect(creator), event)).toEqual([]);
+    expect(await history(await clients.connect(await ticketHolder(event)), event)).toEqual([]);
+  });
+});
+
+describe('chatMessage', () => {
+  it('reaches everyone in the chat, the sender too, as the server says who sent it and when', async () => {
+    const creator = await createCreator(app, { firstName: 'Maya', lastName: 'Rivers' });
+    const avatar = await postForm(
+      app,
+      '/api/auth/profile/creator/profile-image',
+      creator.token,
+      {},
+      { profileImageUrl: { data: await pngWithMetadata(), filename: 'me.png', type: 'image/png' } },
+    );
+    expect(avatar.statusCode).toBe(200);
+    const profileImage = avatar.json<SessionUser>().profileImageUrl;
+    const event = await createEvent(app, creator);
+    const fan = await ticketHolder(event, { firstName: 'Sam', lastName: 'Lee' });
+    const creatorSocket = await inChat(creator, event);
+    const fanSocket = await inChat(fan, event);
+    const outside = await clients.connect(await ticketHolder(event));
+    const unseen = record(outside, 'chatMessage');
+
+    const toCreator = waitFor(creatorSocket, 'chatMessage');
+    const toFan = waitFor(fanSocket, 'chatMessage');
+    const before = Date.now();
+    const answer = await ack(fanSocket, 'chatMessage', {
+      eventId: event.id,
+      content: '  Hello from the front row!  ',
+      userId: creator.user.id,
+      username: 'The Creator',
+      timestamp: 0,
+      userAvatar: '/api/creators/profile-image/forged.png',
+    });
+    const expected: ChatMessage = {
+      id: expect.any(Number),
+      eventId: event.id,
+      userId: fan.user.id,
+      username: 'Sam Lee',
+      content: 'Hello from the front row!',
+      timestamp: expect.any(Number),
+      userAvatar: null,
+    };
+    expect(answer).toEqual({ success: true, message: expected });
+    expect(await toCreator).toEqual(expected);
+    expect(await toFan).toEqual(expected);
+    const message = (answer as { message: ChatMessage }).message;
+    expect(message.timestamp).toBeGreaterThanOrEqual(before - 1_000);
+    expect(message.timestamp).toBeLessThanOrEqual(Date.now() + 1_000);
+
+    expect(await sent(creatorSocket, event, 'Thanks for coming')).toMatchObject({
+      id: message.id + 1,
+      userId: creator.user.id,
+      username: 'Maya Rivers',
+      userAvatar: `/api/creators/profile-image/${profileImage}`,
+    });
+    await settle(outside);
+    expect(unseen).toEqual([]);
+  });
+
+  it('refuses a blank message and one over 500 characters', async () => {
+    const event = await createEvent(app, await createCreator(app));
+    const socket = await inChat(await ticketHolder(event), event);
+    expect(await send(socket, event, '   \n ')).toEqual({ success: false, error: 'Message is required' });
+    expect(await send(socket, event, 'x'.repeat(CHAT_MESSAGE_MAX_LENGTH + 1))).toEqual({
+      success: false,
+      error: 'Message must be at most 500 characters',
+    });
+    expect(await sent(socket, event, 'x'.repeat(CHAT_MESSAGE_MAX_LENGTH))).toMatchObject({
+      content: 'x'.repeat(CHAT_MESSAGE_MAX_LENGTH),
+    });
+    expect(await history(socket, event)).toHaveLength(1);
+  });
+
+  it('refuses more than 5 messages in 5 seconds from one account, whatever its sockets', async () => {
+    const event = await createEvent(app, await createCreator(app));
+    const fan = await ticketHolder(event);
+    const [first, second] = [await inChat(fan, event), await inChat(fan, event)];
+    const other = await inChat(await ticketHolder(event), event);
+    for (let n = 1; n <= 5; n += 1) await sent(n % 2 ? first : second, event, `message ${n}`);
+    for (const socket of [first, second]) {
+      expect(await send(socket, event, 'one more')).toEqual({
+        success: false,
+        error: 'You are sending messages too fast',
+      });
+    }
+    expect(await sent(other, event, 'I can still talk')).toMatchObject({ content: 'I can still talk' });
+    expect((await history(other, event)).map((message) => message.content)).not.toContain('one more');
+  });
+});
+
+describe('the history', () => {
+  it('is the last 50 messages, oldest first, with increasing ids', async () => {
+    const creator = await createCreator(app);
+    const event = await createEvent(app, creator);
+    // The rate limit allows 5 messages per account at a time: 11 accounts say 5 each.
+    const speakers = [creator, ...(await Promise.all(Array.from({ length: 10 }, () => ticketHolder(event))))];
+    const sockets = await Promise.all(speakers.map((speaker) => inChat(speaker, event)));
+    for (let n = 1; n <= 55; n += 1)
+      await sent(sockets[(n - 1) % sockets.length] as LiveClient, event, `#${n}`);
+
+    const late = await clients.connect(await ticketHolder(event));
+    const messages = await history(late, event);
+    expect(messages).toHaveLength(CHAT_HISTORY_LIMIT);
+    expect(messages.map((message) => message.content)).toEqual(
+      Array.from({ length: 50 }, (_, index) => `#${index + 6}`),
+    );
+    const ids = messages.map((message) => message.id);
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+});
+
+describe('deleteChatMessage', () => {
+  it('lets the event creator delete a message, for everyone and from the history', async () => {
+    const creator = await createCreator(app);
+    const event = await createEvent(app, creator);
+    const fan = await ticketHolder(event);
+    const fanSocket = await inChat(fan, event);
+    const creatorSocket = await clients.connect(creator);
+    const kept = await sent(fanSocket, event, 'Nice set');
+    const rude = await sent(fanSocket, event, 'Something rude');
+
+    const deleted = waitFor(fanSocket, 'chatMessageDeleted');
+    expect(await ack(creatorSocket, 'deleteChatMessage', { eventId: event.id, messageId: rude.id })).toEqual({
+      success: true,
+    });
+    expect(await deleted).toEqual({ eventId: event.id, messageId: rude.id });
+    expect(await history(fanSocket, event)).toEqual([kept]);
+  });
+
+  it('is refused to anyone else, and for a message of another event', async () => {
+    const creator = await createCreator(app);
+    const event = await createEvent(app, creator);
+    const fan = await ticketHolder(event);
+    const fanSocket = await inChat(fan, event);
+    const message = await sent(fanSocket, event, 'Mine');
+    const otherCreator = await createCreator(app);
+    const otherEvent = await createEvent(app, otherCreator);
+
+    for (const socket of [fanSocket, await clients.connect(otherCreator)]) {
+      expect(await ack(socket, 'deleteChatMessage', { eventId: event.id, messageId: message.id })).toEqual({
+        success: false,
+        error: 'Only the event creator can delete chat messages',
+      });
+    }
+    const otherSocket = await clients.connect(otherCreator);
+    expect(
+      await ack(otherSocket, 'deleteChatMessage', { eventId: otherEvent.id, messageId: message.id }),
+    ).toEqual({ success: false, error: 'Message not found' });
+    expect(await history(fanSocket, event)).toEqual([message]);
+  });
+});
+
+describe('muteUser', () => {
+  it("silences an account in the creator's event only", async () => {
+    const creator = await createCreator(app);
+    const event = await createEvent(app, creator);
+    const otherEvent = await createEvent(app, creator);
+    const loud = await ticketHolder(event);
+    await buyTicketsOk(app, loud, otherEvent.id, 1);
+    const loudSocket = await inChat(loud, event);
+    const calm = await inChat(await ticketHolder(event), event);
+    const creatorSocket = await clients.connect(creator);
+
+    expect(await ack(creatorSocket, 'muteUser', { eventId: event.id, userId: loud.user.id })).toEqual({
+      success: true,
+    });
+    expect(await send(loudSocket, event, 'Let me talk')).toEqual({
+      success: false,
+      error: 'You have been muted in this chat',
+    });
+    expect(await sent(calm, event, 'Still here')).toMatchObject({ content: 'Still here' });
+    expect(await ack(loudSocket, 'joinChat', { eventId: otherEvent.id })).toMatchObject({ success: true });
+    expect(await sent(loudSocket, otherEvent, 'Over here then')).toMatchObject({ content: 'Over here then' });
+    // Muting twice changes nothing.
+    expect(await ack(creatorSocket, 'muteUser', { eventId: event.id, userId: loud.user.id })).toEqual({
+      success: true,
+    });
+  });
+
+  it('is for the event creator only, never against themselves or an unknown account', async () => {
+    const creator = await createCreator(app);
+    const event = await createEvent(app, creator);
+    const fan = await ticketHolder(event);
+    const fanSocket = await inChat(fan, event);
+    const creatorSocket = await clients.connect(creator);
+    const other = await ticketHolder(event);
+    expect(await ack(fanSocket, 'muteUser', { eventId: event.id, userId: other.user.id })).toEqual({
+      success: false,
+      error: 'Only the event creator can mute users',
+    });
+    expect(await ack(creatorSocket, 'muteUser', { eventId: event.id, userId: creator.user.id })).toEqual({
+      success: false,
+      error: 'You cannot mute yourself',
+    });
+    expect(await ack(creatorSocket, 'muteUser', { eventId: event.id, userId: 2147483647 })).toEqual({
+      success: false,
+      error: 'User not found',
+    });
+    expect(await sent(fanSocket, event, 'Not muted')).toMatchObject({ content: 'Not muted' });
+  });
+});
+
+describe('an event with a chat', () => {
+  it('can still be deleted while it has no sales (its chat goes with it)', async () => {
+    const creator = await createCreator(app);
+    const event = await createEvent(app, creator);
+    await sent(await inChat(creator, event), event, 'Testing, testing');
+    const response = await api(app, {
+      method: 'DELETE',
+      url: `/api/events/${event.id}`,
+      headers: authHeader(creator.token),
+    });
+    expect(response.statusCode).toBe(204);
+  });
+});

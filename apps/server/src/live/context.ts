@@ -1,0 +1,42 @@
+import type { ClientToServerEvents, ServerToClientEvents } from '@stagedoor/shared/realtime';
+import type { Server, Socket } from 'socket.io';
+import type { AccountRow } from '../db/schema';
+import type { Deps } from '../deps';
+import type { RateLimiter } from './rate-limiter';
+import type { StreamRegistry } from './stream-registry';
+import type { TaskTracker } from './tasks';
+
+/** What the live handlers need of the signed-in account; no secret ever sits on a socket. */
+export type LiveAccount = Pick<AccountRow, 'id' | 'role' | 'firstName' | 'lastName' | 'profileImage'>;
+
+export interface SocketData {
+  account: LiveAccount;
+  /**
+   * The stream this socket last started or joined, and as what. The registry has the last word: this
+   * only says where to look (another instance may have stopped the stream, or another socket taken over).
+   */
+  stream: { eventId: number; role: 'broadcaster' | 'viewer' } | null;
+}
+
+type InterServerEvents = Record<never, never>;
+
+export type LiveServer = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
+export type LiveSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
+
+/** Everything the handlers of every socket share. */
+export interface Live {
+  io: LiveServer;
+  deps: Pick<Deps, 'config' | 'db' | 'log'>;
+  registry: StreamRegistry;
+  /** Work still running (a handler, a cleanup, a grace period's end), awaited before the app closes. */
+  tasks: TaskTracker;
+  /** Chat messages per account (see chat.ts). */
+  chatLimiter: RateLimiter;
+  /** Per event: the timer ending a stream whose broadcaster dropped, unless they come back first. */
+  graceTimers: Map<number, NodeJS.Timeout>;
+}
+
+/** Sockets told of a stream's viewer count and end: its broadcaster, its viewers, the creator's panel. */
+export const streamRoom = (eventId: number) => `stream:${eventId}`;
+/** Sockets that joined an event's chat. */
+export const chatRoom = (eventId: number) => `chat:${eventId}`;

@@ -1,0 +1,130 @@
+import type { AuthResponse } from '@stagedoor/shared/auth';
+import type { LiveConfig } from '@stagedoor/shared/realtime';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { api, authHeader, createCreator, createEvent, createUser } from '../../test/factories';
+import { ack, listen, LiveClients, settle, type LiveClient } from '../../test/live-clients';
+import { createTestApp } from '../../test/test-app';
+
+const ICE_SERVERS = [{ urls: ['turn:turn.example:3478'], username: 'u', credential: 'c' }];
+
+const app = await createTestApp({ ICE_SERVERS: JSON.stringify(ICE_SERVERS) });
+const url = await listen(app);
+const clients = new LiveClients(url);
+afterEach(() => clients.closeAll());
+afterAll(() => app.close());
+
+const refusalOf = (connecting: Promise<LiveClient>) =>
+  connecting.then(
+    () => 'connected',
+    (error: Error) => error.message,
+  );
+
+describe('the socket handshake', () => {
+  it('refuses a connection without a token', async () => {
+    expect(await refusalOf(clients.open(url, {}))).toBe('Authentication error');
+  });
+
+  it('refuses a token that is not ours', async () => {
+    const refusal = refusalOf(clients.open(url, { auth: { token: 'Bearer not.a.token' } }));
+    expect(await refusal).toBe('Authentication error');
+  });
+
+  it('refuses a token revoked by a password change', async () => {
+    const account = await createUser(app);
+    const changed = await api(app, {
+      method: 'POST',
+      url: '/api/auth/change-password',
+      headers: authHeader(account.token),
+      payload: { currentPassword: account.password, newPassword: 'a-brand-new-password' },
+    });
+    expect(changed.statusCode).toBe(200);
+    expect(await refusalOf(clients.connect(account))).toBe('Authentication error');
+    const fresh = changed.json<AuthResponse>().access_token;
+    expect(await refusalOf(clients.open(url, { auth: { token: fresh } }))).toBe('connected');
+  });
+
+  it.each([
+    ['in auth.token with Bearer', (token: string) => ({ auth: { token: `Bearer ${token}` } })],
+    ['in auth.token without Bearer', (token: string) => ({ auth: { token } })],
+    ['in the Authorization header', (token: string) => ({ headers: { authorization: `Bearer ${token}` } })],
+  ])('accepts a token %s', async (_where, options) => {
+    const account = await createCreator(app);
+    const event = await createEvent(app, account);
+    const socket = await clients.open(url, options(account.token));
+    // Signed in as that account: the creator may connect to their own stream.
+    expect(await ack(socket, 'connectToStream', { eventId: event.id })).toEqual({
+      success: true,
+      viewerCount: 0,
+    });
+  });
+});
+
+describe('every event', () => {
+  it('answers an invalid payload with the first problem', async () => {
+    const socket = await clients.connect(await createUser(app));
+    expect(await ack(socket, 'joinStream', { eventId: 'abc' })).toEqual({
+      success: false,
+      error: 'eventId must be a number',
+    });
+    expect(await ack(socket, 'joinChat', null as never)).toEqual({
+      success: false,
+      error: expect.stringContaining('expected object'),
+    });
+  });
+
+  it('survives events sent without an acknowledgement callback', async () => {
+    const creator = await createCreator(app);
+    const event = await createEvent(app, creator);
+    const socket = await clients.connect(creator);
+    const raw = socket as unknown as { emit: (event: string, ...args: unknown[]) => void };
+    raw.emit('startStream', { eventId: event.id });
+    raw.emit('joinStream', { eventId: 'abc' });
+    raw.emit('chatMessage');
+    raw.emit('offer', 'nonsense');
+    await settle(socket);
+    expect(socket.connected).toBe(true);
+    // The start without a callback still happened.
+    expect(await ack(socket, 'connectToStream', { eventId: event.id })).toEqual({
+      success: true,
+      viewerCount: 0,
+    });
+  });
+
+  it('answers "Event not found" for an event that does not exist', async () => {
+    const socket = await clients.connect(await createCreator(app));
+    expect(await ack(socket, 'connectToStream', { eventId: 2147483647 })).toEqual({
+      success: false,
+      error: 'Event not found',
+    });
+  });
+});
+
+describe('closing the app', () => {
+  it('disconnects every socket', async () => {
+    const closing = await createTestApp();
+    const closingClients = new LiveClients(await listen(closing));
+    const socket = await closingClients.connect(await createUser(closing));
+    const disconnected = new Promise((resolve) => socket.once('disconnect', resolve));
+    await closing.close();
+    expect(await disconnected).toBe('transport close');
+    closingClients.closeAll();
+  });
+});
+
+describe('GET /api/live/config', () => {
+  it('answers the configured ICE servers to a signed-in account', async () => {
+    const account = await createUser(app);
+    const response = await api(app, {
+      method: 'GET',
+      url: '/api/live/config',
+      headers: authHeader(account.token),
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json<LiveConfig>()).toEqual({ iceServers: ICE_SERVERS });
+  });
+
+  it('needs a signed-in account', async () => {
+    const response = await api(app, { method: 'GET', url: '/api/live/config' });
+    expect(response.statusCode).toBe(401);
+  });
+});

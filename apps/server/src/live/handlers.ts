@@ -1,0 +1,77 @@
+import type { Ack } from '@stagedoor/shared/realtime';
+import type { z } from 'zod';
+import type { Live, LiveSocket } from './context';
+
+/** A refusal the client is told about in the acknowledgement's `error`. */
+export class LiveError extends Error {
+  override name = 'LiveError';
+}
+
+const INTERNAL_ERROR_MESSAGE = 'Internal server error';
+
+export interface SocketHandlers {
+  /**
+   * A listener for an event with an acknowledgement: validates the payload with `schema`, runs the
+   * handler and answers `{success: true, ...result}`, or `{success: false, error}` with the first
+   * validation message or the LiveError's message. A client that sent no callback gets no answer.
+   */
+  acked<Schema extends z.ZodType, Result extends object>(
+    schema: Schema,
+    run: (input: z.output<Schema>) => Promise<Result>,
+  ): (payload: unknown, ack?: Ack<Result>) => void;
+  /** A listener for an event without acknowledgement (signalling): an invalid payload is dropped. */
+  unacked<Schema extends z.ZodType>(
+    schema: Schema,
+    run: (input: z.output<Schema>) => Promise<void>,
+  ): (payload: unknown) => void;
+  /** Runs work after everything the socket sent before, such as its cleanup when it disconnects. */
+  afterPending(run: () => Promise<void>): void;
+}
+
+/**
+ * The listeners of one socket. Its events are handled one after the other, in the order it sent them:
+ * an ICE candidate must not overtake the answer it follows, nor a disconnect's cleanup the join before
+ * it (the viewer would stay counted for good).
+ */
+export function socketHandlers(live: Live, socket: LiveSocket): SocketHandlers {
+  let queue = Promise.resolve();
+  const inOrder = (work: () => Promise<void>) => {
+    queue = queue.then(work);
+    live.tasks.track(queue);
+    // A failure is logged by the tracker; the next event still runs.
+    queue = queue.catch(() => undefined);
+  };
+
+  const refusalOf = (error: unknown): string => {
+    if (error instanceof LiveError) return error.message;
+    live.deps.log.error({ err: error, socketId: socket.id }, 'live: event failed');
+    return INTERNAL_ERROR_MESSAGE;
+  };
+
+  return {
+    acked: (schema, run) => (payload, ack) =>
+      inOrder(async () => {
+        const answer = typeof ack === 'function' ? ack : () => undefined;
+        const parsed = schema.safeParse(payload);
+        if (!parsed.success) {
+          answer({ success: false, error: parsed.error.issues[0]?.message ?? 'Invalid request' });
+          return;
+        }
+        try {
+          answer({ success: true, ...(await run(parsed.data)) });
+        } catch (error) {
+          answer({ success: false, error: refusalOf(error) });
+        }
+      }),
+
+    unacked: (schema, run) => (payload) =>
+      inOrder(async () => {
+        const parsed = schema.safeParse(payload);
+        if (parsed.success) await run(parsed.data);
+        else
+          live.deps.log.debug({ socketId: socket.id, issues: parsed.error.issues }, 'live: invalid payload');
+      }),
+
+    afterPending: inOrder,
+  };
+}

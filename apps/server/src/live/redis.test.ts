@@ -1,0 +1,193 @@
+import type { Event } from '@stagedoor/shared/events';
+import { afterAll, afterEach, describe, expect, inject, it } from 'vitest';
+import { buyTicketsOk, createCreator, createEvent, createUser } from '../../test/factories';
+import { freePort } from '../../test/free-port';
+import { ack, listen, LiveClients, record, settle, waitFor } from '../../test/live-clients';
+import { startRedisServer } from '../../test/redis-server';
+import { createTestApp, sameDeploymentAs } from '../../test/test-app';
+import type { App } from '../app';
+import { connectRedis } from './redis';
+import { RedisStreamRegistry } from './redis-stream-registry';
+import { MemoryStreamRegistry, type StreamRegistry } from './stream-registry';
+
+// Long enough for a new socket to connect and start again on a busy test machine.
+const GRACE_MS = 1_000;
+const OFFER = { type: 'offer' as const, sdp: 'v=0 offer' };
+const ANSWER = { type: 'answer' as const, sdp: 'v=0 answer' };
+
+const redis = await startRedisServer();
+const env = { REDIS_URL: redis.url, STREAM_GRACE_MS: String(GRACE_MS) };
+
+/**
+ * Instance A, and instance B of the same deployment: on PostgreSQL a second server sharing the database
+ * and Redis; PGlite cannot be shared, so there B is A (the Redis registry and adapter still carry
+ * everything).
+ */
+const first = await createTestApp(env);
+const second: App =
+  inject('databaseDriver') === 'postgres'
+    ? await createTestApp({ ...sameDeploymentAs(first), ...env })
+    : first;
+const [urlA, urlB] = [await listen(first), second === first ? null : await listen(second)];
+const clients = new LiveClients(urlA);
+const onB = urlB ?? urlA;
+const registryClient = await connectRedis(redis.url, first.log);
+
+afterEach(() => clients.closeAll());
+afterAll(async () => {
+  await registryClient.close();
+  await second.close();
+  await first.close();
+  await redis.stop();
+});
+
+async function ticketHolder(event: Event) {
+  const fan = await createUser(first);
+  await buyTicketsOk(first, fan, event.id, 1);
+  return fan;
+}
+
+async function liveOnA() {
+  const creator = await createCreator(first);
+  const event = await createEvent(first, creator);
+  const broadcaster = await clients.connect(creator);
+  expect(await ack(broadcaster, 'startStream', { eventId: event.id })).toEqual({ success: true });
+  return { creator, event, broadcaster };
+}
+
+describe.each([
+  ['MemoryStreamRegistry', () => new MemoryStreamRegistry()],
+  ['RedisStreamRegistry', () => new RedisStreamRegistry(registryClient.client)],
+])('%s', (_name, create: () => StreamRegistry) => {
+  it('keeps a stream from start to stop, its broadcaster and its viewers', async () => {
+    const registry = create();
+    // Unique per run: the Redis registry shares its server with the apps above.
+    const eventId = 1_000_000 + Math.floor(Math.random() * 1_000_000);
+    expect(await registry.addViewer(eventId, 'v1')).toBeNull();
+    expect(await registry.start(eventId, 'b1')).toBeNull();
+    expect(await registry.addViewer(eventId, 'v1')).toBe(1);
+    expect(await registry.addViewer(eventId, 'v1')).toBe(1);
+    expect(await registry.addViewer(eventId, 'v2')).toBe(2);
+    expect(await registry.hasViewer(eventId, 'v2')).toBe(true);
+    expect(await registry.removeViewer(eventId, 'v2')).toBe(1);
+    expect(await registry.removeViewer(eventId, 'v2')).toBeNull();
+    expect(await registry.start(eventId, 'b2')).toBe('b1');
+    expect(await registry.broadcasterOf(eventId)).toBe('b2');
+    expect(await registry.stop(eventId, 'b1')).toBe(false);
+    expect(await registry.viewersOf(eventId)).toEqual(['v1']);
+    expect(await registry.stop(eventId, 'b2')).toBe(true);
+    expect(await registry.broadcasterOf(eventId)).toBeNull();
+    expect(await registry.viewerCount(eventId)).toBe(0);
+    expect(await registry.addViewer(eventId, 'v1')).toBeNull();
+    expect(await registry.start(eventId, 'b3')).toBeNull();
+    expect(await registry.viewersOf(eventId)).toEqual([]);
+    expect(await registry.stop(eventId)).toBe(true);
+    expect(await registry.stop(eventId)).toBe(false);
+  });
+});
+
+describe('two instances sharing Redis', () => {
+  it('relays between a broadcaster on A and a viewer on B, with the same counts on both', async () => {
+    const { event, broadcaster } = await liveOnA();
+    const viewer = await clients.connect(await ticketHolder(event), onB);
+    const joined = waitFor(broadcaster, 'viewerJoined');
+    expect(await ack(viewer, 'joinStream', { eventId: event.id })).toEqual({ success: true, viewerCount: 1 });
+    expect(await joined).toEqual({ viewerId: viewer.id });
+
+    const offer = waitFor(viewer, 'offer');
+    broadcaster.emit('offer', { targetId: viewer.id ?? '', offer: OFFER });
+    expect(await offer).toEqual({ offer: OFFER, from: broadcaster.id });
+    const answer = waitFor(broadcaster, 'answer');
+    viewer.emit('answer', { targetId: broadcaster.id ?? '', answer: ANSWER });
+    expect(await answer).toEqual({ answer: ANSWER, from: viewer.id });
+
+    for (const socket of [broadcaster, viewer]) {
+      expect(await ack(socket, 'connectToStream', { eventId: event.id })).toEqual({
+        success: true,
+        viewerCount: 1,
+      });
+    }
+
+    const ended = waitFor(viewer, 'streamEnded');
+    expect(await ack(broadcaster, 'stopStream', { eventId: event.id })).toEqual({ success: true });
+    await ended;
+  });
+
+  it('tells the broadcaster on A of a viewer leaving B, and the count to everyone', async () => {
+    const { event, broadcaster } = await liveOnA();
+    const stayer = await clients.connect(await ticketHolder(event), onB);
+    const leaver = await clients.connect(await ticketHolder(event), onB);
+    // Emits from B reach A through Redis, in no set order with the acknowledgements from B.
+    const bothJoined = waitFor(
+      broadcaster,
+      'viewerCountUpdate',
+      undefined,
+      ({ viewerCount }) => viewerCount === 2,
+    );
+    for (const socket of [stayer, leaver]) {
+      expect(await ack(socket, 'joinStream', { eventId: event.id })).toMatchObject({ success: true });
+    }
+    await bothJoined;
+    const left = waitFor(broadcaster, 'viewerLeft');
+    const count = waitFor(broadcaster, 'viewerCountUpdate');
+    const leaverId = leaver.id;
+    leaver.disconnect();
+    expect(await left).toEqual({ viewerId: leaverId });
+    expect(await count).toEqual({ viewerCount: 1 });
+    expect(await ack(stayer, 'connectToStream', { eventId: event.id })).toEqual({
+      success: true,
+      viewerCount: 1,
+    });
+  });
+
+  it('keeps the stream of a broadcaster who dropped from A and came back through B', async () => {
+    const { creator, event, broadcaster } = await liveOnA();
+    const viewer = await clients.connect(await ticketHolder(event));
+    expect(await ack(viewer, 'joinStream', { eventId: event.id })).toMatchObject({ success: true });
+    const ended = record(viewer, 'streamEnded');
+    broadcaster.disconnect();
+
+    const comeback = await clients.connect(creator, onB);
+    const joined = waitFor(comeback, 'viewerJoined');
+    expect(await ack(comeback, 'startStream', { eventId: event.id })).toEqual({ success: true });
+    expect(await joined).toEqual({ viewerId: viewer.id });
+    // A's grace timer runs out, finds another broadcaster, and ends nothing.
+    await expect(waitFor(viewer, 'streamEnded', GRACE_MS + 500)).rejects.toThrow('no streamEnded');
+    await settle(viewer);
+    expect(ended).toEqual([]);
+  });
+
+  it('ends, for viewers on B, the stream of a broadcaster who dropped from A for good', async () => {
+    const { event, broadcaster } = await liveOnA();
+    const viewer = await clients.connect(await ticketHolder(event), onB);
+    expect(await ack(viewer, 'joinStream', { eventId: event.id })).toMatchObject({ success: true });
+    const ended = waitFor(viewer, 'streamEnded', GRACE_MS + 3_000);
+    broadcaster.disconnect();
+    await ended;
+  });
+
+  it('carries chat messages between the instances', async () => {
+    const creator = await createCreator(first);
+    const event = await createEvent(first, creator);
+    const onA = await clients.connect(creator);
+    const fan = await clients.connect(await ticketHolder(event), onB);
+    for (const socket of [onA, fan]) {
+      expect(await ack(socket, 'joinChat', { eventId: event.id })).toMatchObject({ success: true });
+    }
+    const received = waitFor(onA, 'chatMessage');
+    expect(await ack(fan, 'chatMessage', { eventId: event.id, content: 'Hi from B' })).toMatchObject({
+      success: true,
+    });
+    expect(await received).toMatchObject({ content: 'Hi from B' });
+  });
+});
+
+describe('a Redis server that cannot be reached', () => {
+  // buildApp awaits this connection, so the server does not start (rather than retry forever).
+  it('fails the connection at once, saying so', async () => {
+    const nowhere = `redis://127.0.0.1:${await freePort()}`;
+    await expect(connectRedis(nowhere, first.log)).rejects.toThrow(
+      /^Cannot connect to Redis \(REDIS_URL\): connect ECONNREFUSED/,
+    );
+  });
+});

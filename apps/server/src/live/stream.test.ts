@@ -1,0 +1,317 @@
+import type { Event } from '@stagedoor/shared/events';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { buyTicketsOk, createCreator, createEvent, createUser, type TestAccount } from '../../test/factories';
+import {
+  ack,
+  EVENT_TIMEOUT_MS,
+  listen,
+  LiveClients,
+  record,
+  settle,
+  waitFor,
+  type LiveClient,
+} from '../../test/live-clients';
+import { createTestApp } from '../../test/test-app';
+import type { App } from '../app';
+
+const GRACE_MS = 1_000;
+
+const app = await createTestApp({ STREAM_GRACE_MS: String(GRACE_MS) });
+const clients = new LiveClients(await listen(app));
+afterEach(() => clients.closeAll());
+afterAll(() => app.close());
+
+const OFFER = { type: 'offer' as const, sdp: 'v=0 offer' };
+const ANSWER = { type: 'answer' as const, sdp: 'v=0 answer' };
+const CANDIDATE = { candidate: 'candidate:1 1 udp 2122260223 10.0.0.1 54321 typ host', sdpMid: '0' };
+
+async function ticketHolder(target: App, event: Event): Promise<TestAccount> {
+  const fan = await createUser(target);
+  await buyTicketsOk(target, fan, event.id, 1);
+  return fan;
+}
+
+/** A creator with an event, broadcasting it from a connected socket. */
+async function liveStream(): Promise<{ creator: TestAccount; event: Event; broadcaster: LiveClient }> {
+  const creator = await createCreator(app);
+  const event = await createEvent(app, creator);
+  const broadcaster = await clients.connect(creator);
+  expect(await ack(broadcaster, 'startStream', { eventId: event.id })).toEqual({ success: true });
+  return { creator, event, broadcaster };
+}
+
+/** A ticket holder of the event, joined to its stream. */
+async function joinedViewer(event: Event): Promise<LiveClient> {
+  const viewer = await clients.connect(await ticketHolder(app, event));
+  expect(await ack(viewer, 'joinStream', { eventId: event.id })).toMatchObject({ success: true });
+  return viewer;
+}
+
+describe('startStream and stopStream', () => {
+  it('start and stop only for the event creator', async () => {
+    const creator = await createCreator(app);
+    const event = await createEvent(app, creator);
+    const otherCreator = await clients.connect(await createCreator(app));
+    const fan = await clients.connect(await ticketHolder(app, event));
+    for (const socket of [otherCreator, fan]) {
+      expect(await ack(socket, 'startStream', { eventId: event.id })).toEqual({
+        success: false,
+        error: 'Only the event creator can start this stream',
+      });
+    }
+    expect(await ack(fan, 'joinStream', { eventId: event.id })).toEqual({
+      success: false,
+      error: 'Stream not found',
+    });
+
+    const owner = await clients.connect(creator);
+    expect(await ack(owner, 'startStream', { eventId: event.id })).toEqual({ success: true });
+    for (const socket of [otherCreator, fan]) {
+      expect(await ack(socket, 'stopStream', { eventId: event.id })).toEqual({
+        success: false,
+        error: 'Only the event creator can stop this stream',
+      });
+    }
+    expect(await ack(fan, 'joinStream', { eventId: event.id })).toEqual({ success: true, viewerCount: 1 });
+  });
+
+  it('does not start an inactive event', async () => {
+    const creator = await createCreator(app);
+    const event = await createEvent(app, creator, { isActive: false });
+    const socket = await clients.connect(creator);
+    expect(await ack(socket, 'startStream', { eventId: event.id })).toEqual({
+      success: false,
+      error: 'Only active events can be streamed',
+    });
+  });
+
+  it('ends the stream for everyone in it on stop, and counts 0', async () => {
+    const { event, broadcaster } = await liveStream();
+    const viewer = await joinedViewer(event);
+    const ended = waitFor(viewer, 'streamEnded');
+    const counts = record(viewer, 'viewerCountUpdate');
+    expect(await ack(broadcaster, 'stopStream', { eventId: event.id })).toEqual({ success: true });
+    await ended;
+    await settle(viewer);
+    expect(counts).toEqual([{ viewerCount: 0 }]);
+    expect(await ack(viewer, 'joinStream', { eventId: event.id })).toEqual({
+      success: false,
+      error: 'Stream not found',
+    });
+    // Stopping again is not an error: it is stopped.
+    expect(await ack(broadcaster, 'stopStream', { eventId: event.id })).toEqual({ success: true });
+  });
+});
+
+describe('joinStream', () => {
+  it('needs a ticket for the event (or to be its creator)', async () => {
+    const { creator, event } = await liveStream();
+    const stranger = await clients.connect(await createUser(app));
+    expect(await ack(stranger, 'joinStream', { eventId: event.id })).toEqual({
+      success: false,
+      error: 'You need a ticket for this event',
+    });
+    expect(await ack(stranger, 'connectToStream', { eventId: event.id })).toEqual({
+      success: false,
+      error: 'You need a ticket for this event',
+    });
+    // The creator may watch from another tab.
+    const creatorTab = await clients.connect(creator);
+    expect(await ack(creatorTab, 'joinStream', { eventId: event.id })).toEqual({
+      success: true,
+      viewerCount: 1,
+    });
+  });
+
+  it('answers "Stream not found" before the stream starts', async () => {
+    const creator = await createCreator(app);
+    const event = await createEvent(app, creator);
+    const viewer = await clients.connect(await ticketHolder(app, event));
+    expect(await ack(viewer, 'joinStream', { eventId: event.id })).toEqual({
+      success: false,
+      error: 'Stream not found',
+    });
+  });
+
+  it('tells the broadcaster who joined and left, and everyone the count', async () => {
+    const { event, broadcaster } = await liveStream();
+    const panel = await clients.connect(await ticketHolder(app, event));
+    expect(await ack(panel, 'connectToStream', { eventId: event.id })).toEqual({
+      success: true,
+      viewerCount: 0,
+    });
+    const counts = record(panel, 'viewerCountUpdate');
+    const joined = record(broadcaster, 'viewerJoined');
+    const left = record(broadcaster, 'viewerLeft');
+
+    const first = await joinedViewer(event);
+    const second = await clients.connect(await ticketHolder(app, event));
+    expect(await ack(second, 'joinStream', { eventId: event.id })).toEqual({ success: true, viewerCount: 2 });
+    // Joining again (the viewer's retry) is a leave and a join: still counted once.
+    expect(await ack(second, 'joinStream', { eventId: event.id })).toEqual({ success: true, viewerCount: 2 });
+    await settle(broadcaster, panel);
+    expect(joined).toEqual([{ viewerId: first.id }, { viewerId: second.id }, { viewerId: second.id }]);
+    expect(left).toEqual([{ viewerId: second.id }]);
+
+    const firstLeft = waitFor(broadcaster, 'viewerLeft');
+    const firstId = first.id;
+    first.disconnect();
+    expect(await firstLeft).toEqual({ viewerId: firstId });
+    await settle(panel);
+    expect(counts.map(({ viewerCount }) => viewerCount)).toEqual([1, 2, 1, 2, 1]);
+    expect(await ack(panel, 'connectToStream', { eventId: event.id })).toEqual({
+      success: true,
+      viewerCount: 1,
+    });
+  });
+});
+
+describe('signalling', () => {
+  it('relays offers, answers and candidates between the broadcaster and its viewer, from the sender', async () => {
+    const { event, broadcaster } = await liveStream();
+    const joined = waitFor(broadcaster, 'viewerJoined');
+    const viewer = await joinedViewer(event);
+    const { viewerId } = await joined;
+
+    const offer = waitFor(viewer, 'offer');
+    broadcaster.emit('offer', { targetId: viewerId, offer: OFFER });
+    expect(await offer).toEqual({ offer: OFFER, from: broadcaster.id });
+
+    const answer = waitFor(broadcaster, 'answer');
+    // A `from` in the payload is not the server's concern: it sets its own.
+    viewer.emit('answer', { targetId: broadcaster.id ?? '', answer: ANSWER, from: 'someone-else' } as never);
+    expect(await answer).toEqual({ answer: ANSWER, from: viewer.id });
+
+    const toViewer = waitFor(viewer, 'ice-candidate');
+    broadcaster.emit('ice-candidate', { targetId: viewerId, candidate: CANDIDATE });
+    expect(await toViewer).toEqual({ candidate: CANDIDATE, from: broadcaster.id });
+    const toBroadcaster = waitFor(broadcaster, 'ice-candidate');
+    viewer.emit('ice-candidate', { targetId: broadcaster.id ?? '', candidate: CANDIDATE });
+    expect(await toBroadcaster).toEqual({ candidate: CANDIDATE, from: viewer.id });
+  });
+
+  it("handles a socket's events in the order it sent them", async () => {
+    const { event, broadcaster } = await liveStream();
+    const viewer = await joinedViewer(event);
+    for (const socket of [broadcaster, viewer]) {
+      expect(await ack(socket, 'joinChat', { eventId: event.id })).toMatchObject({ success: true });
+    }
+    const arrivals: string[] = [];
+    viewer.on('chatMessage', () => arrivals.push('chatMessage'));
+    viewer.on('offer', () => arrivals.push('offer'));
+    // The message waits for the database; the offer, sent after it, must not overtake it (as an ICE
+    // candidate must not overtake the answer it follows).
+    broadcaster.emit('chatMessage', { eventId: event.id, content: 'Starting now' }, () => undefined);
+    broadcaster.emit('offer', { targetId: viewer.id ?? '', offer: OFFER });
+    await waitFor(viewer, 'offer');
+    expect(arrivals).toEqual(['chatMessage', 'offer']);
+  });
+
+  it('delivers nothing to or from a socket outside the stream', async () => {
+    const { event, broadcaster } = await liveStream();
+    const viewer = await joinedViewer(event);
+    const otherViewer = await joinedViewer(event);
+    // A viewer of another live stream, with a ticket for that one only.
+    const other = await liveStream();
+    const outsider = await joinedViewer(other.event);
+
+    const received = [broadcaster, viewer, otherViewer, outsider].map((socket) => ({
+      offers: record(socket, 'offer'),
+      answers: record(socket, 'answer'),
+      candidates: record(socket, 'ice-candidate'),
+    }));
+    for (const targetId of [broadcaster.id, viewer.id]) {
+      outsider.emit('offer', { targetId: targetId ?? '', offer: OFFER });
+      outsider.emit('answer', { targetId: targetId ?? '', answer: ANSWER });
+      outsider.emit('ice-candidate', { targetId: targetId ?? '', candidate: CANDIDATE });
+    }
+    // The broadcaster of another stream cannot reach this stream's viewer…
+    other.broadcaster.emit('offer', { targetId: viewer.id ?? '', offer: OFFER });
+    // …and a viewer cannot reach another viewer.
+    viewer.emit('offer', { targetId: otherViewer.id ?? '', offer: OFFER });
+    viewer.emit('ice-candidate', { targetId: otherViewer.id ?? '', candidate: CANDIDATE });
+    // Nor the broadcaster a socket that is not its viewer.
+    broadcaster.emit('offer', { targetId: outsider.id ?? '', offer: OFFER });
+
+    await settle(outsider, other.broadcaster, viewer, broadcaster);
+    await settle(broadcaster, viewer, otherViewer, outsider);
+    for (const socket of received) expect(socket).toEqual({ offers: [], answers: [], candidates: [] });
+  });
+
+  it('stops relaying to a viewer who moved to another stream', async () => {
+    const { event, broadcaster } = await liveStream();
+    const other = await liveStream();
+    const fan = await ticketHolder(app, event);
+    await buyTicketsOk(app, fan, other.event.id, 1);
+    const viewer = await clients.connect(fan);
+    expect(await ack(viewer, 'joinStream', { eventId: event.id })).toMatchObject({ success: true });
+    expect(await ack(viewer, 'joinStream', { eventId: other.event.id })).toMatchObject({ success: true });
+
+    const offers = record(viewer, 'offer');
+    broadcaster.emit('offer', { targetId: viewer.id ?? '', offer: OFFER });
+    await settle(broadcaster, viewer);
+    expect(offers).toEqual([]);
+    expect(await ack(broadcaster, 'connectToStream', { eventId: event.id })).toEqual({
+      success: true,
+      viewerCount: 0,
+    });
+  });
+});
+
+describe('a broadcaster who drops', () => {
+  it(`ends the stream after STREAM_GRACE_MS (${GRACE_MS} ms)`, async () => {
+    const { event, broadcaster } = await liveStream();
+    const viewer = await joinedViewer(event);
+    const droppedAt = Date.now();
+    const ended = waitFor(viewer, 'streamEnded', GRACE_MS + EVENT_TIMEOUT_MS);
+    broadcaster.disconnect();
+    await ended;
+    expect(Date.now() - droppedAt).toBeGreaterThanOrEqual(GRACE_MS - 50);
+    expect(await ack(viewer, 'joinStream', { eventId: event.id })).toEqual({
+      success: false,
+      error: 'Stream not found',
+    });
+  });
+
+  it('keeps the stream when the creator starts again within the grace period', async () => {
+    const { creator, event, broadcaster } = await liveStream();
+    const viewer = await joinedViewer(event);
+    const ended = record(viewer, 'streamEnded');
+    broadcaster.disconnect();
+
+    const comeback = await clients.connect(creator);
+    const joined = waitFor(comeback, 'viewerJoined');
+    expect(await ack(comeback, 'startStream', { eventId: event.id })).toEqual({ success: true });
+    // The new socket makes each viewer a new offer, which reaches them from it.
+    expect(await joined).toEqual({ viewerId: viewer.id });
+    const offer = waitFor(viewer, 'offer');
+    comeback.emit('offer', { targetId: viewer.id ?? '', offer: OFFER });
+    expect(await offer).toEqual({ offer: OFFER, from: comeback.id });
+
+    // Past the first socket's grace period, the stream is still live.
+    await expect(waitFor(viewer, 'streamEnded', GRACE_MS + 500)).rejects.toThrow('no streamEnded');
+    expect(ended).toEqual([]);
+    expect(await ack(comeback, 'connectToStream', { eventId: event.id })).toEqual({
+      success: true,
+      viewerCount: 1,
+    });
+  });
+
+  it('hands the stream to a second socket of the creator that starts it', async () => {
+    const { creator, event, broadcaster } = await liveStream();
+    const viewer = await joinedViewer(event);
+    const secondTab = await clients.connect(creator);
+    const joined = waitFor(secondTab, 'viewerJoined');
+    expect(await ack(secondTab, 'startStream', { eventId: event.id })).toEqual({ success: true });
+    expect(await joined).toEqual({ viewerId: viewer.id });
+
+    // The first socket is no broadcaster any more: its offers go nowhere, and its leaving ends nothing.
+    const offers = record(viewer, 'offer');
+    broadcaster.emit('offer', { targetId: viewer.id ?? '', offer: OFFER });
+    await settle(broadcaster, viewer);
+    expect(offers).toEqual([]);
+    const answer = waitFor(secondTab, 'answer');
+    viewer.emit('answer', { targetId: secondTab.id ?? '', answer: ANSWER });
+    expect(await answer).toEqual({ answer: ANSWER, from: viewer.id });
+  });
+});
