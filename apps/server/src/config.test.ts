@@ -47,6 +47,7 @@ describe('loadConfig', () => {
       PUBLIC_ORIGIN: 'https://stagedoor.example/some/path',
       ICE_SERVERS: '[{"urls":["turn:turn.example:3478"],"username":"u","credential":"c"}]',
       STREAM_GRACE_MS: '2500',
+      AUTH_RATE_LIMIT_PER_MINUTE: '120',
       SEED_DEMO: '0',
       IMAGE_STORAGE: 'database',
       NODE_ENV: 'production',
@@ -58,6 +59,7 @@ describe('loadConfig', () => {
       database: { driver: 'postgres', url: 'postgres://app:secret@db.internal:5432/stagedoor' },
       redisUrl: 'redis://cache:6379',
       publicOrigin: 'https://stagedoor.example',
+      authRequestsPerIpPerMinute: 120,
       iceServers: [{ urls: ['turn:turn.example:3478'], username: 'u', credential: 'c' }],
       streamGraceMs: 2500,
       seedDemo: false,
@@ -100,6 +102,7 @@ describe('loadConfig', () => {
     [{ ICE_SERVERS: '[{"urls":' }, 'ICE_SERVERS: must be valid JSON'],
     [{ ICE_SERVERS: '{"urls":"stun:x"}' }, 'ICE_SERVERS: must be a JSON array of RTCIceServer objects'],
     [{ STREAM_GRACE_MS: '1.5s' }, 'STREAM_GRACE_MS: must be a whole number of milliseconds'],
+    [{ AUTH_RATE_LIMIT_PER_MINUTE: '0' }, 'AUTH_RATE_LIMIT_PER_MINUTE: must be a whole number of requests'],
     [{ NODE_ENV: 'staging' }, 'NODE_ENV: must be development, production or test'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL: must be one of'],
   ])('rejects %o', (env, expected) => {

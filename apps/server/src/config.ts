@@ -66,6 +66,12 @@ const ZEnv = z.object({
     .regex(/^\d+$/, 'must be a whole number of milliseconds')
     .transform(Number)
     .default(10_000),
+  // Login and registration requests one IP may make a minute (all four routes together).
+  AUTH_RATE_LIMIT_PER_MINUTE: z
+    .string()
+    .regex(/^[1-9]\d*$/, 'must be a whole number of requests, at least 1')
+    .transform(Number)
+    .default(20),
   SEED_DEMO: ZFlag.default(true),
   IMAGE_STORAGE: z.enum(['disk', 'database'], { error: 'must be disk or database' }).default('disk'),
   NODE_ENV: z
@@ -95,6 +101,8 @@ export interface Config {
   iceServers: IceServer[];
   /** After a broadcaster drops, viewers get `streamEnded` only if they have not started again by then. */
   streamGraceMs: number;
+  /** Login and registration requests one IP may make a minute. */
+  authRequestsPerIpPerMinute: number;
   seedDemo: boolean;
   imageStorage: 'disk' | 'database';
   nodeEnv: 'development' | 'production' | 'test';
@@ -132,6 +140,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     publicOrigin: vars.PUBLIC_ORIGIN ?? null,
     iceServers: vars.ICE_SERVERS,
     streamGraceMs: vars.STREAM_GRACE_MS,
+    authRequestsPerIpPerMinute: vars.AUTH_RATE_LIMIT_PER_MINUTE,
     seedDemo: vars.SEED_DEMO,
     imageStorage: vars.IMAGE_STORAGE,
     nodeEnv: vars.NODE_ENV,

@@ -22,15 +22,17 @@ import { changePassword, logIn, registerAccount } from './auth.service';
 import { updateProfile } from './profile.service';
 import { toSessionUser } from './session-user';
 
-/** Login and registration requests from one IP, all four routes together. */
-export const AUTH_REQUESTS_PER_IP: Limit = { max: 20, timeWindowMs: 60_000 };
 /** Wrong passwords (login) or taken emails (registration) for one email address. */
 export const FAILURES_PER_EMAIL: Limit = { max: 10, timeWindowMs: 15 * 60_000 };
 
 const PICK_AN_IMAGE_MESSAGE = 'Please choose an image';
 
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
-  const requestsPerIp = limitRequestsPerIp(app, AUTH_REQUESTS_PER_IP);
+  // Login and registration requests from one IP, all four routes together.
+  const requestsPerIp = limitRequestsPerIp(app, {
+    max: app.deps.config.authRequestsPerIpPerMinute,
+    timeWindowMs: 60_000,
+  });
   // The handlers run after validation, so the body is a valid (lower-cased) email by then.
   const emailOf = (request: FastifyRequest) => (request.body as Pick<LoginRequest, 'email'>).email;
   const loginFailures = limitFailures(app, FAILURES_PER_EMAIL, (request) => `login:${emailOf(request)}`);
