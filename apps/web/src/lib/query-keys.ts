@@ -20,6 +20,10 @@ export const queryKeys = {
   },
   creators: {
     byNickname: (nickname: string) => ['creators', 'nickname', nickname] as const,
+    byId: (creatorId: number) => ['creators', 'id', creatorId] as const,
+  },
+  live: {
+    config: ['live', 'config'] as const,
   },
   users: {
     detail: (id: string) => ['users', id] as const,

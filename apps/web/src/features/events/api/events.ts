@@ -1,7 +1,9 @@
 import { ZEvent, type Event } from '@stagedoor/shared/events';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
-import { api } from '../../../lib/api-client';
+import { useEffect } from 'react';
+import { api, errorMessage } from '../../../lib/api-client';
+import { notify } from '../../../lib/notify';
 import { queryKeys } from '../../../lib/query-keys';
 
 const ZEventList = z.array(ZEvent);
@@ -28,6 +30,15 @@ export function useEvent(id: string) {
     queryKey: queryKeys.events.detail(id),
     queryFn: ({ signal }) => api.get(`/events/${encodeURIComponent(id)}`, { schema: ZEvent, signal }),
   });
+}
+
+/** The event a purchase screen is about; a failed load says so in a toast (spec §8). */
+export function useEventForPurchase(id: string) {
+  const event = useEvent(id);
+  useEffect(() => {
+    if (event.error) notify(errorMessage(event.error, 'Failed to load event details'), 'error');
+  }, [event.error]);
+  return event;
 }
 
 /** GET /events/creator/{id}: every event of the creator (all of them, for the owner). */

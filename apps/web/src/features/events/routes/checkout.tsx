@@ -1,5 +1,5 @@
 import type { Event } from '@stagedoor/shared/events';
-import { useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { Page } from '../../../components/layout/page';
 import { Button, ButtonLink } from '../../../components/ui/button';
@@ -11,17 +11,13 @@ import { errorMessage } from '../../../lib/api-client';
 import { formatMoney } from '../../../lib/format';
 import { notify } from '../../../lib/notify';
 import { randomId } from '../../../lib/random-id';
-import { useEvent } from '../api/events';
+import { useEventForPurchase } from '../api/events';
 import { usePurchaseTickets } from '../api/orders';
 import { QuantitySelector } from '../components/quantity-selector';
 
 export function CheckoutRoute() {
   const { id = '' } = useParams();
-  const event = useEvent(id);
-
-  useEffect(() => {
-    if (event.error) notify(errorMessage(event.error, 'Failed to load event details'), 'error');
-  }, [event.error]);
+  const event = useEventForPurchase(id);
 
   if (event.isPending) return <PageSpinner label="Loading event" />;
   return (

@@ -1,6 +1,5 @@
 import type { Event } from '@stagedoor/shared/events';
 import { CalendarDays, Ticket } from 'lucide-react';
-import { useEffect } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { Page } from '../../../components/layout/page';
 import { Button, ButtonLink } from '../../../components/ui/button';
@@ -9,20 +8,14 @@ import { FallbackImage } from '../../../components/ui/fallback-image';
 import { PageSpinner } from '../../../components/ui/spinner';
 import { TextLink } from '../../../components/ui/text-link';
 import { paths } from '../../../config/paths';
-import { errorMessage } from '../../../lib/api-client';
 import { formatLongDateTime, formatMoney } from '../../../lib/format';
 import { imageUrls } from '../../../lib/images';
-import { notify } from '../../../lib/notify';
 import { useSession } from '../../../lib/session';
-import { useEvent } from '../api/events';
+import { useEventForPurchase } from '../api/events';
 
 export function EventDetailsRoute() {
   const { id = '' } = useParams();
-  const event = useEvent(id);
-
-  useEffect(() => {
-    if (event.error) notify(errorMessage(event.error, 'Failed to load event details'), 'error');
-  }, [event.error]);
+  const event = useEventForPurchase(id);
 
   if (event.isPending) return <PageSpinner label="Loading event" />;
   if (event.isError) {

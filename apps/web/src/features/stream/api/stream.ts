@@ -16,7 +16,7 @@ export function useStreamEvent(id: string) {
 /** GET /creators/{creatorId}, for the header's avatar; a failure just leaves the initials. */
 export function useCreatorPortrait(creatorId: number) {
   const creator = useQuery({
-    queryKey: ['creators', 'id', creatorId],
+    queryKey: queryKeys.creators.byId(creatorId),
     queryFn: ({ signal }) => api.get(`/creators/${creatorId}`, { schema: ZPublicCreator, signal }),
   });
   return creator.data?.creatorInfo.profileImageUrl ?? null;
@@ -30,7 +30,7 @@ const NO_ICE_SERVERS: RTCIceServer[] = [];
  */
 export function useIceServers(): RTCIceServer[] | null {
   const config = useQuery({
-    queryKey: ['live', 'config'],
+    queryKey: queryKeys.live.config,
     queryFn: ({ signal }) => api.get('/live/config', { schema: ZLiveConfig, signal }),
     staleTime: Infinity,
   });
