@@ -98,7 +98,8 @@ describe('going live in the browser', () => {
     await fan.page.goto(`/events/${show.eventId}/stream`);
     await expectPlaying(fan.page);
     await fan.page.getByRole('button', { name: 'Hacer clic para habilitar audio' }).waitFor();
-    await expect.poll(() => viewerCount(creator.page)).toContain('1');
+    await expect.poll(() => viewerCount(creator.page)).toBe('1 viewer');
+    await expect.poll(() => viewerCount(fan.page)).toBe('1 viewer');
 
     await sendChat(fan.page, 'Hello from the audience');
     await creator.page.getByText('Hello from the audience').waitFor();
@@ -110,6 +111,7 @@ describe('going live in the browser', () => {
     // The screen becomes the main picture, the camera a small overlay, and the viewer keeps receiving video.
     await creator.page.getByRole('button', { name: 'Share screen' }).click();
     await creator.page.locator('video[data-role="overlay"]').waitFor();
+    await fan.page.locator('video[data-role="overlay"]').waitFor();
     await expectPlaying(fan.page);
 
     await creator.page.getByRole('button', { name: 'Stop Stream' }).click();
