@@ -49,6 +49,7 @@ export interface TestSeams {
 export async function buildApp(config: Config, seams: TestSeams = {}): Promise<App> {
   const app = Fastify({
     logger: { level: config.logLevel },
+    trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
     requestIdHeader: false,
     genReqId: (request) => {
       const incoming = request.headers['x-request-id'];

@@ -1,12 +1,22 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { WEB_DIST_DIR } from './paths';
 
 const IN_MEMORY_DATABASE = 'memory://';
 const JWT_SECRET_MIN_LENGTH = 32;
 const JWT_SECRET_FILE = 'jwt-secret';
+
+/** `192.0.2.7`, `10.0.0.0/8`, `2001:db8::/32`: what Fastify's trustProxy accepts. */
+function isAddressOrRange(entry: string): boolean {
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d+$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
+}
 
 const ZFlag = z
   .enum(['1', '0', 'true', 'false'], { error: 'must be 1, 0, true or false' })
@@ -72,6 +82,20 @@ const ZEnv = z.object({
     .regex(/^[1-9]\d*$/, 'must be a whole number of requests, at least 1')
     .transform(Number)
     .default(20),
+  // The reverse proxies in front of the server (addresses or CIDR ranges, comma-separated): only their
+  // X-Forwarded-For is believed, so a direct client cannot pose as another to the rate limits.
+  TRUST_PROXY: z
+    .string()
+    .transform((list, ctx) => {
+      const entries = list.split(',').map((entry) => entry.trim());
+      if (entries.every(isAddressOrRange)) return entries;
+      ctx.addIssue({
+        code: 'custom',
+        message: 'must list proxy addresses or CIDR ranges, separated by commas',
+      });
+      return z.NEVER;
+    })
+    .optional(),
   SEED_DEMO: ZFlag.default(true),
   IMAGE_STORAGE: z.enum(['disk', 'database'], { error: 'must be disk or database' }).default('disk'),
   NODE_ENV: z
@@ -103,6 +127,8 @@ export interface Config {
   streamGraceMs: number;
   /** Login and registration requests one IP may make a minute. */
   authRequestsPerIpPerMinute: number;
+  /** Proxies whose X-Forwarded-For gives the client's address; none by default. */
+  trustedProxies: string[];
   seedDemo: boolean;
   imageStorage: 'disk' | 'database';
   nodeEnv: 'development' | 'production' | 'test';
@@ -141,6 +167,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     iceServers: vars.ICE_SERVERS,
     streamGraceMs: vars.STREAM_GRACE_MS,
     authRequestsPerIpPerMinute: vars.AUTH_RATE_LIMIT_PER_MINUTE,
+    trustedProxies: vars.TRUST_PROXY ?? [],
     seedDemo: vars.SEED_DEMO,
     imageStorage: vars.IMAGE_STORAGE,
     nodeEnv: vars.NODE_ENV,

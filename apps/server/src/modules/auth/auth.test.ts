@@ -11,6 +11,7 @@ import {
   uniqueEmail,
   type TestAccount,
 } from '../../../test/factories';
+import type { App } from '../../app';
 import { createTestApp } from '../../../test/test-app';
 import { FAILURES_PER_EMAIL } from './auth.routes';
 
@@ -418,6 +419,35 @@ describe('rate limits', () => {
 
     const otherAddress = await api(app, { method: 'POST', url: '/api/auth/login/user', payload: {} });
     expect(otherAddress.statusCode).toBe(400);
+  });
+
+  it('tells clients behind a trusted proxy apart by X-Forwarded-For, and ignores it otherwise', async () => {
+    // nextRemoteAddress() hands out 10.x addresses: here they play the proxy.
+    const behindProxy = await createTestApp({ TRUST_PROXY: '10.0.0.0/8' });
+    try {
+      const proxyAddress = nextRemoteAddress();
+      const attempt = (target: App, forwardedFor: string) =>
+        target.inject({
+          method: 'POST',
+          url: '/api/auth/login/user',
+          remoteAddress: proxyAddress,
+          headers: { 'x-forwarded-for': forwardedFor },
+          payload: { email: 'not-an-email' },
+        });
+      const perMinute = behindProxy.deps.config.authRequestsPerIpPerMinute;
+      for (let client = 0; client <= perMinute; client += 1) {
+        expect(
+          (await attempt(behindProxy, `203.0.113.${client}`)).statusCode,
+          `proxied client ${client}`,
+        ).toBe(400);
+      }
+      for (let client = 0; client < perMinute; client += 1) {
+        expect((await attempt(app, `198.51.100.${client}`)).statusCode, `direct ${client}`).toBe(400);
+      }
+      expect((await attempt(app, '198.51.100.250')).statusCode).toBe(429);
+    } finally {
+      await behindProxy.close();
+    }
   });
 
   it(`locks an email after ${FAILURES_PER_EMAIL.max} wrong passwords, from any IP`, async () => {
