@@ -34,7 +34,7 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: {
       ...reactHooks.configs.recommended.rules,
-      // Features stay independent: a feature may use shared code, never another feature's insides.
+      // Imports flow one way: components and lib never reach into features or app, features never into app.
       'import-x/no-restricted-paths': [
         'error',
         {

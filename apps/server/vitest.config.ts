@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 // Every test file runs twice: on an in-process PGlite and on a real PostgreSQL 15 server.
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    include: ['src/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     globalSetup: ['test/temp-dir-global-setup.ts'],
@@ -14,7 +14,8 @@ export default defineConfig({
         test: {
           name: 'postgres',
           provide: { databaseDriver: 'postgres' },
-          globalSetup: ['test/temp-dir-global-setup.ts', 'test/postgres-global-setup.ts'],
+          // Added to the inherited temp-dir setup (`extends: true` merges the lists).
+          globalSetup: ['test/postgres-global-setup.ts'],
         },
       },
     ],

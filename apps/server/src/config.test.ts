@@ -104,6 +104,7 @@ describe('loadConfig', () => {
     [{ ICE_SERVERS: '[{"urls":' }, 'ICE_SERVERS: must be valid JSON'],
     [{ ICE_SERVERS: '{"urls":"stun:x"}' }, 'ICE_SERVERS: must be a JSON array of RTCIceServer objects'],
     [{ STREAM_GRACE_MS: '1.5s' }, 'STREAM_GRACE_MS: must be a whole number of milliseconds'],
+    [{ STREAM_GRACE_MS: '2147483648' }, 'STREAM_GRACE_MS: must be at most 2147483647 ms'],
     [{ AUTH_RATE_LIMIT_PER_MINUTE: '0' }, 'AUTH_RATE_LIMIT_PER_MINUTE: must be a whole number of requests'],
     [{ TRUST_PROXY: '1' }, 'TRUST_PROXY: must list proxy addresses or CIDR ranges'],
     [{ TRUST_PROXY: '10.0.0.0/33' }, 'TRUST_PROXY: must list proxy addresses or CIDR ranges'],

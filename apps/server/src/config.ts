@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { WEB_DIST_DIR } from './paths';
 
 const IN_MEMORY_DATABASE = 'memory://';
+const MAX_TIMER_MS = 2_147_483_647;
 const JWT_SECRET_MIN_LENGTH = 32;
 const JWT_SECRET_FILE = 'jwt-secret';
 
@@ -75,6 +76,8 @@ const ZEnv = z.object({
     .string()
     .regex(/^\d+$/, 'must be a whole number of milliseconds')
     .transform(Number)
+    // Node runs a longer timer at once (after 1 ms): that would end every stream on the first drop.
+    .pipe(z.number().max(MAX_TIMER_MS, `must be at most ${MAX_TIMER_MS} ms`))
     .default(10_000),
   // Login and registration requests one IP may make a minute (all four routes together).
   AUTH_RATE_LIMIT_PER_MINUTE: z

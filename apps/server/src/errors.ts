@@ -18,6 +18,11 @@ export class AppError extends Error {
   }
 }
 
+/** Whether `error` is an AppError with this code: how callers single out one expected refusal. */
+export function hasCode(code: ErrorCode): (error: unknown) => boolean {
+  return (error) => error instanceof AppError && error.code === code;
+}
+
 /** A 400 listing every invalid field (its first problem), summarised by the first one. */
 export function validationFailed(issues: ReadonlyArray<{ field: string; message: string }>): AppError {
   const fields: FieldErrors = {};

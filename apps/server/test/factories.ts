@@ -46,11 +46,7 @@ export interface AccountOverrides {
 }
 
 /** Registers through the API, as a visitor would. */
-export async function createAccount(
-  app: App,
-  role: Role,
-  overrides: AccountOverrides = {},
-): Promise<TestAccount> {
+async function createAccount(app: App, role: Role, overrides: AccountOverrides = {}): Promise<TestAccount> {
   const input = {
     firstName: 'Test',
     lastName: role === 'creator' ? 'Creator' : 'Fan',

@@ -1,6 +1,6 @@
 import type { Role } from '@stagedoor/shared/auth';
 import type { Deps } from '../deps';
-import { AppError } from '../errors';
+import { hasCode } from '../errors';
 import { countAccounts, findAccountById } from '../modules/auth/accounts.repo';
 import { registerAccount } from '../modules/auth/auth.service';
 import { updateProfile } from '../modules/auth/profile.service';
@@ -196,7 +196,7 @@ export async function seedDemoData(deps: Deps): Promise<DemoLogin[] | null> {
       logins.push({ role: demo.role, email: user.email, password: DEMO_PASSWORD, nickname: user.nickname });
     }
   } catch (error) {
-    if (error instanceof AppError && error.code === 'CONFLICT') return null;
+    if (hasCode('CONFLICT')(error)) return null;
     throw error;
   }
   for (const event of DEMO_EVENTS) await seedEvent(deps, accounts, event);

@@ -8,6 +8,7 @@ import {
   type ChatMessage,
 } from '@stagedoor/shared/realtime';
 import { findAccountById } from '../modules/auth/accounts.repo';
+import { USER_NOT_FOUND_MESSAGE } from '../modules/users/users.service';
 import { ownedEvent, watchableEvent } from './access';
 import {
   insertChatMessage,
@@ -30,7 +31,6 @@ export const ONLY_CREATOR_DELETES_MESSAGE = 'Only the event creator can delete c
 export const ONLY_CREATOR_MUTES_MESSAGE = 'Only the event creator can mute users';
 export const MESSAGE_NOT_FOUND_MESSAGE = 'Message not found';
 export const CANNOT_MUTE_YOURSELF_MESSAGE = 'You cannot mute yourself';
-export const USER_NOT_FOUND_MESSAGE = 'User not found';
 
 /** The images the API serves for each role's profile picture (images.routes.ts). */
 const PROFILE_IMAGE_PATHS: Record<Role, string> = {

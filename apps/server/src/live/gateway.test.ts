@@ -72,6 +72,23 @@ describe('every event', () => {
     });
   });
 
+  it('refuses ids beyond the id column by name, before any query', async () => {
+    const socket = await clients.connect(await createUser(app));
+    const huge = 3_000_000_000;
+    expect(await ack(socket, 'joinChat', { eventId: huge })).toEqual({
+      success: false,
+      error: 'eventId is too large',
+    });
+    expect(await ack(socket, 'muteUser', { eventId: 1, userId: huge })).toEqual({
+      success: false,
+      error: 'userId is too large',
+    });
+    expect(await ack(socket, 'deleteChatMessage', { eventId: 1 } as never)).toEqual({
+      success: false,
+      error: 'messageId is required',
+    });
+  });
+
   it('survives events sent without an acknowledgement callback', async () => {
     const creator = await createCreator(app);
     const event = await createEvent(app, creator);

@@ -1,4 +1,4 @@
-import { AppError } from '../errors';
+import { hasCode } from '../errors';
 import { accountForToken, bearerToken } from '../plugins/auth';
 import type { Live, LiveSocket } from './context';
 
@@ -25,7 +25,7 @@ export function authenticateHandshake(live: Live) {
           next();
         },
         (error: unknown) => {
-          if (!(error instanceof AppError && error.code === 'UNAUTHORIZED')) {
+          if (!hasCode('UNAUTHORIZED')(error)) {
             live.deps.log.error({ err: error }, 'live: handshake failed');
           }
           next(new Error(AUTHENTICATION_ERROR_MESSAGE));

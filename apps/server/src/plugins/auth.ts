@@ -2,7 +2,7 @@ import type { Role } from '@stagedoor/shared/auth';
 import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import type { AccountRow } from '../db/schema';
 import type { Deps } from '../deps';
-import { AppError } from '../errors';
+import { AppError, hasCode } from '../errors';
 import { findAccountById } from '../modules/auth/accounts.repo';
 import { SESSION_MESSAGES, verifyAccessToken } from '../modules/auth/tokens';
 
@@ -62,7 +62,7 @@ export async function optionalAccount(request: FastifyRequest): Promise<AccountR
   try {
     return await authenticate(request);
   } catch (error) {
-    if (error instanceof AppError && error.code === 'UNAUTHORIZED') return null;
+    if (hasCode('UNAUTHORIZED')(error)) return null;
     throw error;
   }
 }

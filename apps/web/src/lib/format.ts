@@ -28,6 +28,13 @@ const shortDate = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numer
 const time = new Intl.DateTimeFormat('en-US', { hour: 'numeric', minute: '2-digit' });
 
 /** `Mar 5, 2026, 7:30 PM`: event cards and lists. */
+const chatTime = new Intl.DateTimeFormat('es-ES', { hour: '2-digit', minute: '2-digit' });
+
+/** Hour and minute in the Spanish locale (spec §9), e.g. `21:05`: the time of a chat message. */
+export function formatChatTime(timestamp: number): string {
+  return chatTime.format(timestamp);
+}
+
 export function formatShortDateTime(iso: string): string {
   return shortDateTime.format(new Date(iso));
 }

@@ -10,7 +10,7 @@ export const HIGH_QUALITY_CAMERA: MediaStreamConstraints = {
 };
 
 /** Waits between camera attempts (spec §9): three attempts in all. */
-export const CAMERA_RETRY_WAITS_MS: readonly number[] = [100, 500];
+const CAMERA_RETRY_WAITS_MS: readonly number[] = [100, 500];
 
 /** Errors that another attempt cannot change: asking again would only repeat the refusal. */
 const FINAL_ERRORS = new Set(['NotAllowedError', 'SecurityError']);

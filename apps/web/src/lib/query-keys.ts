@@ -25,6 +25,7 @@ export const queryKeys = {
   live: {
     config: ['live', 'config'] as const,
   },
+  profile: (role: string, accountId: number) => ['profile', role, accountId] as const,
   users: {
     detail: (id: string) => ['users', id] as const,
   },

@@ -29,7 +29,7 @@ export type LiveConnection =
 export type LiveSocketState = { socket: LiveSocket | null; connection: LiveConnection };
 
 /** An acknowledgement that never comes (server gone mid-call) rejects `emitWithAck` after this long. */
-export const ACK_TIMEOUT_MS = 10_000;
+const ACK_TIMEOUT_MS = 10_000;
 
 /**
  * socket.io gives up after its 5 attempts (spec §9) and never retries a drop the server asked for; a

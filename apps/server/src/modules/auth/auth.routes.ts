@@ -10,10 +10,9 @@ import {
   ZVerifyTokenResponse,
   type LoginRequest,
 } from '@stagedoor/shared/auth';
-import type { ErrorCode } from '@stagedoor/shared/errors';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { AppError, parseOrThrow } from '../../errors';
+import { AppError, hasCode, parseOrThrow } from '../../errors';
 import { authenticate, requireAuth, signedInAccount } from '../../plugins/auth';
 import { readMultipartForm } from '../../plugins/multipart';
 import { limitFailures, limitRequestsPerIp, type Limit } from '../../plugins/rate-limit';
@@ -139,7 +138,3 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 };
-
-function hasCode(code: ErrorCode): (error: unknown) => boolean {
-  return (error) => error instanceof AppError && error.code === code;
-}

@@ -17,8 +17,9 @@ export async function getPublicUser(
   viewer: AccountRow | null,
   id: number,
 ): Promise<PublicUser> {
+  // The viewer's own row is already loaded by the authentication.
+  if (viewer?.id === id) return toSessionUser(viewer);
   const account = await findAccountById(deps.db, id);
-  if (account && viewer?.id === account.id) return toSessionUser(account);
   if (account?.role !== 'creator') throw new AppError('NOT_FOUND', USER_NOT_FOUND_MESSAGE);
   return { ...toSessionUser(account), email: `${account.firstName} ${account.lastName}` };
 }

@@ -2,11 +2,11 @@ import { Menu, MenuButton, MenuItem, MenuItems, MenuSeparator } from '@headlessu
 import type { Role, SessionUser } from '@stagedoor/shared/auth';
 import { ChevronDown, Clapperboard, LogOut } from 'lucide-react';
 import { Link, NavLink, useNavigate } from 'react-router';
-import { toast } from 'react-toastify';
 import { ButtonLink } from '../../components/ui/button';
 import { paths } from '../../config/paths';
 import { BRAND_NAME } from '../../config/site';
 import { cn } from '../../lib/cn';
+import { notify } from '../../lib/notify';
 import { useSession } from '../../lib/session';
 
 const accountLinks: Record<Role, { label: string; to: string }[]> = {
@@ -90,7 +90,7 @@ function AccountMenu({ user }: { user: SessionUser }) {
 
   const signOut = () => {
     logout();
-    toast('Logged out successfully');
+    notify('Logged out successfully');
     navigate(paths.home);
   };
 

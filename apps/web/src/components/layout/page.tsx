@@ -1,6 +1,5 @@
 import type { ReactNode } from 'react';
 import { cn } from '../../lib/cn';
-import { Card } from '../ui/card';
 
 type PageProps = {
   title: string;
@@ -29,14 +28,5 @@ export function Page({ title, description, actions, width = 'default', children 
       </header>
       {children}
     </div>
-  );
-}
-
-/** Holds a route whose screen lands in a later issue, so every route of the spec resolves today. */
-export function ComingSoonPage({ title }: { title: string }) {
-  return (
-    <Page title={title}>
-      <Card className="p-10 text-center text-slate-600">This screen is coming soon.</Card>
-    </Page>
   );
 }

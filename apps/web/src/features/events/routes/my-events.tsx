@@ -18,11 +18,12 @@ export function MyEventsRoute() {
   const deleteEvent = useDeleteEvent();
   const [toDelete, setToDelete] = useState<Event | null>(null);
   const [deleteError, setDeleteError] = useState<string | null>(null);
-  const [isLoadErrorDismissed, setLoadErrorDismissed] = useState(false);
+  // The failure (by its time) the user closed the modal on: a later failed reload opens it again.
+  const [dismissedErrorAt, setDismissedErrorAt] = useState(0);
 
   // A failed load opens the same Error modal as a failed delete (spec §4, "a store-level events error").
   const loadError =
-    events.isError && !isLoadErrorDismissed
+    events.isError && events.errorUpdatedAt !== dismissedErrorAt
       ? errorMessage(events.error, 'Error fetching creator events')
       : null;
 
@@ -66,7 +67,7 @@ export function MyEventsRoute() {
       />
       <ErrorDialog
         message={deleteError ?? loadError}
-        onClose={() => (deleteError ? setDeleteError(null) : setLoadErrorDismissed(true))}
+        onClose={() => (deleteError ? setDeleteError(null) : setDismissedErrorAt(events.errorUpdatedAt))}
       />
     </Page>
   );

@@ -5,12 +5,12 @@ import { Card } from '../../../components/ui/card';
 import { Spinner } from '../../../components/ui/spinner';
 import { paths } from '../../../config/paths';
 import { formatMoney } from '../../../lib/format';
-import { useEvent } from '../api/events';
+import { useEventForPurchase } from '../api/events';
 
 export function PurchaseConfirmationRoute() {
   const { eventId = '', quantity: quantityParam } = useParams();
   const quantity = Number(quantityParam);
-  const event = useEvent(eventId);
+  const event = useEventForPurchase(eventId);
   // The summary only repeats what the link says; a hand-edited link gets the thanks without figures.
   const summary = Number.isInteger(quantity) && quantity > 0 ? event.data : undefined;
 

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { FeatureGrid, type Feature } from '../../../components/ui/feature-grid';
 import { Modal } from '../../../components/ui/modal';
-import { SOCIAL_ACCOUNT } from '../../../config/site';
+import { BRAND_NAME, SOCIAL_ACCOUNT } from '../../../config/site';
 
 const perks: Feature[] = [
   {
@@ -13,7 +13,7 @@ const perks: Feature[] = [
   },
   {
     title: 'Locked lifetime preferred rate',
-    text: 'Founding partners keep a preferred platform rate for as long as they sell on Stagedoor.',
+    text: `Founding partners keep a preferred platform rate for as long as they sell on ${BRAND_NAME}.`,
     icon: Lock,
   },
   {
@@ -58,8 +58,8 @@ export function FoundersRoute() {
             Become a Founding Partner
           </h1>
           <p className="mx-auto mt-6 max-w-2xl text-lg text-slate-300">
-            We are opening Stagedoor to a small group of creators before everyone else. Join early, help shape
-            the platform, and keep the best terms we will ever offer.
+            We are opening {BRAND_NAME} to a small group of creators before everyone else. Join early, help
+            shape the platform, and keep the best terms we will ever offer.
           </p>
           <div className="mt-10 flex flex-wrap justify-center gap-4">
             <Button size="lg" onClick={() => scrollToAnchor(anchors.apply)}>

@@ -9,17 +9,16 @@ import {
 } from '@stagedoor/shared/auth';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
+import { queryKeys } from '../../../lib/query-keys';
 import { api } from '../../../lib/api-client';
 import { useSession } from '../../../lib/session';
 
 /** The profile endpoints answer either the bare user or `{user}`; both mean the same account. */
 const ZUserAnswer = z.union([ZSessionUser, ZUserEnvelope.transform(({ user }) => user)]);
 
-const profileKey = (user: Pick<SessionUser, 'role' | 'id'>) => ['profile', user.role, user.id] as const;
-
 export function useProfile(user: SessionUser) {
   return useQuery({
-    queryKey: profileKey(user),
+    queryKey: queryKeys.profile(user.role, user.id),
     queryFn: ({ signal }) => api.get(`/auth/profile/${user.role}`, { schema: ZUserAnswer, signal }),
   });
 }
@@ -61,7 +60,7 @@ export function useSaveProfile(role: Role) {
   return useMutation({
     mutationFn: (changes: ProfileChanges) => saveProfile(role, changes),
     onSuccess: (user) => {
-      queryClient.setQueryData(profileKey(user), user);
+      queryClient.setQueryData(queryKeys.profile(user.role, user.id), user);
       updateUser(user);
     },
   });

@@ -6,7 +6,7 @@ import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } fr
 import { Button } from '../../../components/ui/button';
 import type { LiveSocket } from '../../../lib/socket';
 import { useChat } from '../hooks/use-chat';
-import { formatChatTime } from '../lib/chat-messages';
+import { formatChatTime } from '../../../lib/format';
 
 type StreamChatProps = {
   socket: LiveSocket | null;

@@ -9,8 +9,3 @@ export function mergeMessages(list: readonly ChatMessage[], incoming: readonly C
   for (const message of incoming) byId.set(message.id, message);
   return [...byId.values()].sort((a, b) => a.id - b.id);
 }
-
-/** Hour and minute in the Spanish locale (spec §9), e.g. `21:05`. */
-export function formatChatTime(timestamp: number): string {
-  return new Date(timestamp).toLocaleTimeString('es-ES', { hour: '2-digit', minute: '2-digit' });
-}

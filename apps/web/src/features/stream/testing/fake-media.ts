@@ -128,7 +128,6 @@ export class FakePeerConnection {
   readonly close = vi.fn(() => {
     this.connectionState = 'closed';
   });
-  failNextRemoteDescription = false;
 
   constructor(readonly configuration: RTCConfiguration) {}
 
@@ -168,7 +167,6 @@ export class FakePeerConnection {
 
   /** Like a browser applying the broadcaster's offer: main video, overlay video and sound sections. */
   async setRemoteDescription(description: RTCSessionDescriptionInit) {
-    if (this.failNextRemoteDescription) throw domError('InvalidAccessError', 'bad description');
     this.hadTrackHandlerOnRemoteDescription = this.ontrack !== null;
     this.remoteDescription = description;
     if (description.type === 'offer' && this.transceivers.length === 0) {

@@ -76,13 +76,6 @@ export class FakeSocket {
     });
   }
 
-  serverDisconnect(reason = 'transport close') {
-    act(() => {
-      this.connected = false;
-      this.fire('disconnect', reason);
-    });
-  }
-
   serverEmit(event: string, payload?: unknown) {
     act(() => this.fire(event, payload));
   }
