@@ -45,75 +45,117 @@ const ZIceServers = z
     ),
   );
 
-const ZEnv = z.object({
-  PORT: z
-    .string()
-    .regex(/^\d+$/, 'must be a port number')
-    .transform(Number)
-    .pipe(z.number().max(65535, 'must be a port number (0-65535)'))
-    .default(3000),
-  HOST: z.string().default('0.0.0.0'),
-  DATA_DIR: z.string().default('./data'),
-  DATABASE_URL: z
-    .string()
-    .refine(
-      (url) => url === IN_MEMORY_DATABASE || /^postgres(ql)?:\/\/.+/.test(url),
-      `must be a postgres:// or postgresql:// URL (or ${IN_MEMORY_DATABASE} for a throwaway database)`,
-    )
-    .optional(),
-  REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
-  JWT_SECRET: z
-    .string()
-    .min(JWT_SECRET_MIN_LENGTH, `must be at least ${JWT_SECRET_MIN_LENGTH} characters`)
-    .optional(),
-  PUBLIC_ORIGIN: z
-    .url({ protocol: /^https?$/, error: 'must be an http(s) origin such as https://stagedoor.example' })
-    .transform((url) => new URL(url).origin)
-    .optional(),
-  ICE_SERVERS: ZIceServers.default([{ urls: 'stun:stun.l.google.com:19302' }]),
-  // How long a live stream waits for its broadcaster to come back after their connection drops.
-  STREAM_GRACE_MS: z
-    .string()
-    .regex(/^\d+$/, 'must be a whole number of milliseconds')
-    .transform(Number)
-    // Node runs a longer timer at once (after 1 ms): that would end every stream on the first drop.
-    .pipe(z.number().max(MAX_TIMER_MS, `must be at most ${MAX_TIMER_MS} ms`))
-    .default(10_000),
-  // Login and registration requests one IP may make a minute (all four routes together).
-  AUTH_RATE_LIMIT_PER_MINUTE: z
-    .string()
-    .regex(/^[1-9]\d*$/, 'must be a whole number of requests, at least 1')
-    .transform(Number)
-    .default(20),
-  // The reverse proxies in front of the server (addresses or CIDR ranges, comma-separated): only their
-  // X-Forwarded-For is believed, so a direct client cannot pose as another to the rate limits.
-  TRUST_PROXY: z
-    .string()
-    .transform((list, ctx) => {
-      const entries = list.split(',').map((entry) => entry.trim());
-      if (entries.every(isAddressOrRange)) return entries;
-      ctx.addIssue({
-        code: 'custom',
-        message: 'must list proxy addresses or CIDR ranges, separated by commas',
-      });
-      return z.NEVER;
-    })
-    .optional(),
-  SEED_DEMO: ZFlag.default(true),
-  IMAGE_STORAGE: z.enum(['disk', 'database'], { error: 'must be disk or database' }).default('disk'),
-  NODE_ENV: z
-    .enum(['development', 'production', 'test'], { error: 'must be development, production or test' })
-    .default('development'),
-  LOG_LEVEL: z
-    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
-      error: 'must be one of fatal, error, warn, info, debug, trace, silent',
-    })
-    .optional(),
-  // Not for operators: lets a test serve a web build of its own through the production code path.
-  WEB_DIST_DIR: z.string().default(WEB_DIST_DIR),
-});
+/** A comma-separated list whose every entry passes `isValid`, as an array of trimmed entries. */
+const commaList = (isValid: (entry: string) => boolean, message: string) =>
+  z.string().transform((list, ctx) => {
+    const entries = list.split(',').map((entry) => entry.trim());
+    if (entries.every(isValid)) return entries;
+    ctx.addIssue({ code: 'custom', message });
+    return z.NEVER;
+  });
+
+const wholeNumber = (message: string) => z.string().regex(/^\d+$/, message).transform(Number);
+
+const ZEnv = z
+  .object({
+    PORT: z
+      .string()
+      .regex(/^\d+$/, 'must be a port number')
+      .transform(Number)
+      .pipe(z.number().max(65535, 'must be a port number (0-65535)'))
+      .default(3000),
+    HOST: z.string().default('0.0.0.0'),
+    DATA_DIR: z.string().default('./data'),
+    DATABASE_URL: z
+      .string()
+      .refine(
+        (url) => url === IN_MEMORY_DATABASE || /^postgres(ql)?:\/\/.+/.test(url),
+        `must be a postgres:// or postgresql:// URL (or ${IN_MEMORY_DATABASE} for a throwaway database)`,
+      )
+      .optional(),
+    REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
+    JWT_SECRET: z
+      .string()
+      .min(JWT_SECRET_MIN_LENGTH, `must be at least ${JWT_SECRET_MIN_LENGTH} characters`)
+      .optional(),
+    PUBLIC_ORIGIN: z
+      .url({ protocol: /^https?$/, error: 'must be an http(s) origin such as https://stagedoor.example' })
+      .transform((url) => new URL(url).origin)
+      .optional(),
+    ICE_SERVERS: ZIceServers.default([{ urls: 'stun:stun.l.google.com:19302' }]),
+    // How long a live stream waits for its broadcaster to come back after their connection drops.
+    STREAM_GRACE_MS: wholeNumber('must be a whole number of milliseconds')
+      // Node runs a longer timer at once (after 1 ms): that would end every stream on the first drop.
+      .pipe(z.number().max(MAX_TIMER_MS, `must be at most ${MAX_TIMER_MS} ms`))
+      .default(10_000),
+    // Login and registration requests one IP may make a minute (all four routes together).
+    AUTH_RATE_LIMIT_PER_MINUTE: z
+      .string()
+      .regex(/^[1-9]\d*$/, 'must be a whole number of requests, at least 1')
+      .transform(Number)
+      .default(20),
+    // The reverse proxies in front of the server (addresses or CIDR ranges, comma-separated): only their
+    // X-Forwarded-For is believed, so a direct client cannot pose as another to the rate limits.
+    TRUST_PROXY: commaList(
+      isAddressOrRange,
+      'must list proxy addresses or CIDR ranges, separated by commas',
+    ).optional(),
+    // Live media through a Janus VideoRoom (decision 0017); unset, browsers connect peer to peer.
+    JANUS_URL: z
+      .url({ protocol: /^wss?$/, error: "must be a ws:// or wss:// URL (Janus's WebSocket API)" })
+      .optional(),
+    JANUS_API_SECRET: z.string().optional(),
+    JANUS_ADMIN_KEY: z.string().optional(),
+    // TURN for browsers behind strict NATs: coturn's `use-auth-secret` credentials, signed per account.
+    TURN_URLS: commaList(
+      (url) => /^turns?:\S+$/.test(url),
+      'must list turn: or turns: URLs, separated by commas',
+    ).optional(),
+    TURN_SECRET: z.string().optional(),
+    TURN_TTL_S: wholeNumber('must be a whole number of seconds')
+      .pipe(z.number().min(60, 'must be at least 60 seconds'))
+      .default(3600),
+    SEED_DEMO: ZFlag.default(true),
+    IMAGE_STORAGE: z.enum(['disk', 'database'], { error: 'must be disk or database' }).default('disk'),
+    NODE_ENV: z
+      .enum(['development', 'production', 'test'], { error: 'must be development, production or test' })
+      .default('development'),
+    LOG_LEVEL: z
+      .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
+        error: 'must be one of fatal, error, warn, info, debug, trace, silent',
+      })
+      .optional(),
+    // Not for operators: lets a test serve a web build of its own through the production code path.
+    WEB_DIST_DIR: z.string().default(WEB_DIST_DIR),
+  })
+  .refine((env) => !env.TURN_URLS || env.TURN_SECRET, {
+    path: ['TURN_SECRET'],
+    message: 'must be set with TURN_URLS (the static-auth-secret of the TURN server)',
+  })
+  .refine((env) => !env.TURN_SECRET || env.TURN_URLS, {
+    path: ['TURN_URLS'],
+    message: 'must be set with TURN_SECRET',
+  })
+  .refine((env) => env.JANUS_URL || (!env.JANUS_API_SECRET && !env.JANUS_ADMIN_KEY), {
+    path: ['JANUS_URL'],
+    message: 'must be set when JANUS_API_SECRET or JANUS_ADMIN_KEY is',
+  });
 
 export type IceServer = z.infer<typeof ZIceServers>[number];
+
+/** How the server reaches Janus, when shows go through it. */
+export interface JanusConfig {
+  url: string;
+  apiSecret: string | null;
+  adminKey: string | null;
+}
+
+/** The TURN servers browsers relay through, and the secret their credentials are signed with. */
+export interface TurnConfig {
+  urls: string[];
+  secret: string;
+  ttlSeconds: number;
+}
 
 export type DatabaseConfig = { driver: 'pglite'; dataDir: string } | { driver: 'postgres'; url: string };
 
@@ -126,6 +168,10 @@ export interface Config {
   jwtSecret: Uint8Array;
   publicOrigin: string | null;
   iceServers: IceServer[];
+  /** Set: every show goes through this Janus; null: browsers connect peer to peer. */
+  janus: JanusConfig | null;
+  /** Set: signed-in accounts get time-limited TURN credentials beside iceServers. */
+  turn: TurnConfig | null;
   /** After a broadcaster drops, viewers get `streamEnded` only if they have not started again by then. */
   streamGraceMs: number;
   /** Login and registration requests one IP may make a minute. */
@@ -168,6 +214,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     jwtSecret: new TextEncoder().encode(vars.JWT_SECRET ?? readOrCreateSecret(dataDir)),
     publicOrigin: vars.PUBLIC_ORIGIN ?? null,
     iceServers: vars.ICE_SERVERS,
+    janus: vars.JANUS_URL
+      ? {
+          url: vars.JANUS_URL,
+          apiSecret: vars.JANUS_API_SECRET ?? null,
+          adminKey: vars.JANUS_ADMIN_KEY ?? null,
+        }
+      : null,
+    turn:
+      vars.TURN_URLS && vars.TURN_SECRET
+        ? { urls: vars.TURN_URLS, secret: vars.TURN_SECRET, ttlSeconds: vars.TURN_TTL_S }
+        : null,
     streamGraceMs: vars.STREAM_GRACE_MS,
     authRequestsPerIpPerMinute: vars.AUTH_RATE_LIMIT_PER_MINUTE,
     trustedProxies: vars.TRUST_PROXY ?? [],

@@ -98,6 +98,15 @@ export interface ServerToClientEvents {
   chatMessageDeleted: (payload: { eventId: number; messageId: number }) => void;
 }
 
+/**
+ * How a show's media travels: `p2p`, from the broadcaster's browser to each viewer's; `janus`, through
+ * a media server, which the browsers reach as the peer `SFU_PEER_ID` (decision 0017).
+ */
+export const MEDIA_MODES = ['p2p', 'janus'] as const;
+export type MediaMode = (typeof MEDIA_MODES)[number];
+/** The `targetId` and `from` that stand for the media server in Janus mode. */
+export const SFU_PEER_ID = 'sfu';
+
 /** GET /api/live/config: what a browser needs before it opens a peer connection. */
 export const ZLiveConfig = z.object({
   iceServers: z.array(
@@ -107,6 +116,7 @@ export const ZLiveConfig = z.object({
       credential: z.string().optional(),
     }),
   ),
+  media: z.enum(MEDIA_MODES),
 });
 export type LiveConfig = z.infer<typeof ZLiveConfig>;
 

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import type { AuthResponse } from '@stagedoor/shared/auth';
 import type { LiveConfig } from '@stagedoor/shared/realtime';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -5,9 +6,16 @@ import { api, authHeader, createCreator, createEvent, createUser } from '../../t
 import { ack, listen, LiveClients, settle, type LiveClient } from '../../test/live-clients';
 import { createTestApp } from '../../test/test-app';
 
-const ICE_SERVERS = [{ urls: ['turn:turn.example:3478'], username: 'u', credential: 'c' }];
+const STUN = { urls: 'stun:stun.example:3478' };
+const STATIC_TURN = { urls: ['turn:static.example:3478'], username: 'u', credential: 'c' };
+const TURN_SECRET = 'coturn-static-auth-secret';
 
-const app = await createTestApp({ ICE_SERVERS: JSON.stringify(ICE_SERVERS) });
+const app = await createTestApp({
+  ICE_SERVERS: JSON.stringify([STUN, STATIC_TURN]),
+  TURN_URLS: 'turn:turn.example:3478,turns:turn.example:5349',
+  TURN_SECRET,
+  TURN_TTL_S: '600',
+});
 const url = await listen(app);
 const clients = new LiveClients(url);
 afterEach(() => clients.closeAll());
@@ -129,19 +137,38 @@ describe('closing the app', () => {
 });
 
 describe('GET /api/live/config', () => {
-  it('answers the configured ICE servers to a signed-in account', async () => {
+  it('gives a signed-in account the ICE servers and TURN credentials of its own, valid for TURN_TTL_S', async () => {
     const account = await createUser(app);
+    const before = Math.floor(Date.now() / 1000);
     const response = await api(app, {
       method: 'GET',
       url: '/api/live/config',
       headers: authHeader(account.token),
     });
     expect(response.statusCode).toBe(200);
-    expect(response.json<LiveConfig>()).toEqual({ iceServers: ICE_SERVERS });
+    expect(response.headers['cache-control']).toBe('no-store');
+    const config = response.json<LiveConfig>();
+    expect(config.media).toBe('p2p');
+    expect(config.iceServers.slice(0, 2)).toEqual([STUN, STATIC_TURN]);
+    const turn = config.iceServers[2];
+    expect(turn?.urls).toEqual(['turn:turn.example:3478', 'turns:turn.example:5349']);
+    const [expiry, accountId] = (turn?.username ?? '').split(':').map(Number);
+    expect(accountId).toBe(account.user.id);
+    expect(expiry).toBeGreaterThanOrEqual(before + 600);
+    expect(expiry).toBeLessThanOrEqual(Math.ceil(Date.now() / 1000) + 600);
+    // What coturn computes from its static-auth-secret to accept the allocation.
+    const expected = createHmac('sha1', TURN_SECRET)
+      .update(turn?.username ?? '')
+      .digest('base64');
+    expect(turn?.credential).toBe(expected);
   });
 
-  it('needs a signed-in account', async () => {
-    const response = await api(app, { method: 'GET', url: '/api/live/config' });
-    expect(response.statusCode).toBe(401);
+  it.each([
+    ['a visitor', {}],
+    ['an expired session', { authorization: 'Bearer not.a.token' }],
+  ])('gives %s the STUN servers only', async (_who, headers) => {
+    const response = await api(app, { method: 'GET', url: '/api/live/config', headers });
+    expect(response.statusCode).toBe(200);
+    expect(response.json<LiveConfig>()).toEqual({ iceServers: [STUN], media: 'p2p' });
   });
 });

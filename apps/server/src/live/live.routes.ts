@@ -1,12 +1,21 @@
-import { ZLiveConfig } from '@stagedoor/shared/realtime';
+import { ZLiveConfig, type MediaMode } from '@stagedoor/shared/realtime';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { requireAuth } from '../plugins/auth';
+import type { IceServer } from '../config';
+import { optionalAccount } from '../plugins/auth';
+import { turnServerFor } from './turn';
+
+const isStun = (server: IceServer) => [server.urls].flat().every((url) => /^stuns?:/.test(url));
 
 export const liveRoutes: FastifyPluginAsyncZod = async (app) => {
-  // Signed-in only: TURN credentials, when ICE_SERVERS has some, are not for every visitor.
-  app.get(
-    '/live/config',
-    { preHandler: requireAuth(), schema: { response: { 200: ZLiveConfig } } },
-    async () => ({ iceServers: app.deps.config.iceServers }),
-  );
+  const { iceServers, turn, janus } = app.deps.config;
+  const media: MediaMode = janus ? 'janus' : 'p2p';
+  // A TURN server relays traffic at the operator's cost: only signed-in accounts are told of one (with
+  // credentials of their own when TURN_SECRET is set); visitors and expired sessions get STUN only.
+  app.get('/live/config', { schema: { response: { 200: ZLiveConfig } } }, async (request, reply) => {
+    const account = await optionalAccount(request);
+    // Credentials are per account and expire: no cache may keep or share them.
+    reply.header('cache-control', 'no-store');
+    if (!account) return { iceServers: iceServers.filter(isStun), media };
+    return { iceServers: turn ? [...iceServers, turnServerFor(turn, account.id)] : iceServers, media };
+  });
 };

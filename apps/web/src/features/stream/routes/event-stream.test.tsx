@@ -18,7 +18,7 @@ function stubStreamApi(user = ada) {
         creatorInfo: { headerImageUrl: null, profileImageUrl: 'grace.png', biography: null },
       }),
     },
-    'GET /live/config': { body: { iceServers: [{ urls: 'stun:stun.example.org' }] } },
+    'GET /live/config': { body: { iceServers: [{ urls: 'stun:stun.example.org' }], media: 'p2p' } },
   });
 }
 
