@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
+import { isRunning } from './child-process';
 import { freePort } from './free-port';
 
 const run = promisify(execFile);
@@ -95,10 +96,6 @@ async function waitUntilReady(url: string, server: ChildProcess): Promise<void> 
       await client.end().catch(() => undefined);
     }
   }
-}
-
-function isRunning(child: ChildProcess): boolean {
-  return child.exitCode === null && child.signalCode === null;
 }
 
 function exited(child: ChildProcess): Promise<void> {

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createClient } from 'redis';
+import { isRunning, terminate } from './child-process';
 import { freePort } from './free-port';
 
 const REDIS_SERVER = process.env.REDIS_SERVER ?? '/usr/bin/redis-server';
@@ -26,12 +27,7 @@ export async function startRedisServer(): Promise<RedisServer> {
     { stdio: 'ignore' },
   );
   const url = `redis://127.0.0.1:${port}`;
-  const stop = async () => {
-    if (!isRunning(server)) return;
-    const exited = new Promise((resolve) => server.once('exit', resolve));
-    server.kill('SIGTERM');
-    await exited;
-  };
+  const stop = () => terminate(server);
   try {
     await waitUntilReady(url, server);
   } catch (error) {
@@ -57,8 +53,4 @@ async function waitUntilReady(url: string, server: ChildProcess): Promise<void> 
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }
-}
-
-function isRunning(child: ChildProcess): boolean {
-  return child.exitCode === null && child.signalCode === null;
 }

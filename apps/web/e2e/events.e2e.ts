@@ -150,7 +150,7 @@ describe('selling tickets in the browser', () => {
   it('deletes an event without sales from My Events', async () => {
     const { context, page } = await newVisitor(browser);
     const pia = person('Pia', 'Solo');
-    const token = await registerByApi(context.request, 'creator', pia);
+    const { token } = await registerByApi(context.request, 'creator', pia);
     const eventName = `Unsold Night ${Date.now().toString(36)}`;
     const created = await context.request.post('/api/events', {
       headers: { authorization: `Bearer ${token}` },

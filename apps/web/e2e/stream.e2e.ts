@@ -1,8 +1,9 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newVisitor } from './support/browser';
 import { launchBrowser } from './support/chromium';
-import { logIn, person, registerByApi } from './support/fixtures';
+import { logIn } from './support/fixtures';
+import { expectPlaying, setUpShow } from './support/stream';
 
 // Two browsers, as two people on two machines would be: the creator's has the fake camera and screen.
 let creatorBrowser: Browser;
@@ -13,59 +14,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all([creatorBrowser.close(), audienceBrowser.close()]);
 });
-
-const HOUR_MS = 60 * 60 * 1000;
-
-interface Show {
-  eventId: number;
-  creator: { email: string };
-  fan: { email: string };
-  stranger: { email: string };
-}
-
-/** A creator with an active event, a fan holding a ticket and a spectator without one, made through the API. */
-async function setUpShow(context: BrowserContext): Promise<Show> {
-  const creator = person('Lena', 'Live');
-  const fan = person('Fabio', 'Fan');
-  const stranger = person('Sid', 'Stranger');
-  const creatorToken = await registerByApi(context.request, 'creator', creator);
-  const fanToken = await registerByApi(context.request, 'user', fan);
-  await registerByApi(context.request, 'user', stranger);
-
-  const event = await context.request.post('/api/events', {
-    headers: { authorization: `Bearer ${creatorToken}` },
-    data: {
-      name: `Live Room ${Date.now().toString(36)}`,
-      description: 'A show streamed from the browser.',
-      price: 3,
-      maxTickets: 30,
-      date: new Date(Date.now() + HOUR_MS).toISOString(),
-    },
-  });
-  expect(event.status()).toBe(201);
-  const eventId = ((await event.json()) as { id: number }).id;
-  const order = await context.request.post('/api/orders', {
-    headers: { authorization: `Bearer ${fanToken}` },
-    data: { eventId, quantity: 1 },
-  });
-  expect(order.status()).toBe(201);
-  return { eventId, creator, fan, stranger };
-}
-
-/** Decoded frames of the page's main video: it grows while the stream plays. */
-function decodedFrames(page: Page): Promise<number> {
-  return page
-    .locator('video[data-role="main"]')
-    .evaluate((video: HTMLVideoElement) =>
-      video.videoWidth > 0 ? video.getVideoPlaybackQuality().totalVideoFrames : 0,
-    );
-}
-
-async function expectPlaying(page: Page): Promise<void> {
-  await expect.poll(() => decodedFrames(page), { timeout: 20_000 }).toBeGreaterThan(0);
-  const before = await decodedFrames(page);
-  await expect.poll(() => decodedFrames(page), { timeout: 10_000 }).toBeGreaterThan(before);
-}
 
 async function viewerCount(page: Page): Promise<string> {
   return page.getByLabel('Viewers').innerText();
@@ -79,7 +27,7 @@ async function sendChat(page: Page, text: string): Promise<void> {
 describe('going live in the browser', () => {
   it('streams camera and screen to a ticket holder, with chat both ways, and ends cleanly', async () => {
     const setup = await newVisitor(audienceBrowser);
-    const show = await setUpShow(setup.context);
+    const show = await setUpShow(setup.context.request);
     await setup.context.close();
 
     const creator = await newVisitor(creatorBrowser);
@@ -94,7 +42,7 @@ describe('going live in the browser', () => {
     await creator.page.getByRole('button', { name: 'Stop Stream' }).waitFor();
 
     const fan = await newVisitor(audienceBrowser);
-    await logIn(fan.page, 'user', show.fan.email);
+    await logIn(fan.page, 'user', show.fans[0]?.email ?? '');
     await fan.page.goto(`/events/${show.eventId}/stream`);
     await expectPlaying(fan.page);
     await fan.page.getByRole('button', { name: 'Hacer clic para habilitar audio' }).waitFor();
@@ -114,10 +62,13 @@ describe('going live in the browser', () => {
     await fan.page.locator('video[data-role="overlay"]').waitFor();
     await expectPlaying(fan.page);
 
+    // A deliberate stop: the end-of-show screen, and no more tries to join.
     await creator.page.getByRole('button', { name: 'Stop Stream' }).click();
     await creator.page.getByRole('button', { name: 'Start Stream' }).waitFor();
-    await fan.page.getByText('Stream has ended. Trying to reconnect...').waitFor();
-    await fan.page.getByText('Waiting for stream to start').waitFor({ timeout: 15_000 });
+    await fan.page.getByRole('heading', { name: 'The show has ended' }).waitFor();
+    await fan.page.waitForTimeout(6_000);
+    expect(await fan.page.getByRole('heading', { name: 'The show has ended' }).isVisible()).toBe(true);
+    expect(await fan.page.getByText('Waiting for stream to start').count()).toBe(0);
 
     await creator.context.close();
     await fan.context.close();
@@ -125,7 +76,7 @@ describe('going live in the browser', () => {
 
   it('tells a spectator without a ticket that one is needed, and offers the event page', async () => {
     const setup = await newVisitor(audienceBrowser);
-    const show = await setUpShow(setup.context);
+    const show = await setUpShow(setup.context.request);
     await setup.context.close();
 
     const { context, page } = await newVisitor(audienceBrowser);

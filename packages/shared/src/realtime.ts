@@ -70,10 +70,37 @@ export interface ChatMessage {
   userAvatar: string | null;
 }
 
-export type Ack<T = object> = (answer: ({ success: true } & T) | { success: false; error: string }) => void;
+/** Why the server refused a socket request: clients branch on the code; `error` is for people. */
+export const LIVE_ERROR_CODES = [
+  'INVALID_REQUEST',
+  'EVENT_NOT_FOUND',
+  'NOT_FOUND',
+  'FORBIDDEN',
+  'CONFLICT',
+  'RATE_LIMITED',
+  /** Only the event's creator and ticket holders watch and chat. */
+  'TICKET_REQUIRED',
+  /** The account already watches on as many screens as it holds tickets. */
+  'NO_FREE_SEAT',
+  /** The stream is not live (yet, or any more): wait for `streamStarted`. */
+  'STREAM_NOT_LIVE',
+  'INTERNAL',
+] as const;
+export type LiveErrorCode = (typeof LIVE_ERROR_CODES)[number];
+export type Refusal = { success: false; error: string; code: LiveErrorCode };
+export type Ack<T = object> = (answer: ({ success: true } & T) | Refusal) => void;
+
+/** Whether the camera overlay is on: it travels beside the media, which cannot tell an idle track. */
+export type StreamLayout = { overlay: boolean };
+export const ZStreamLayoutRequest = z.object({ eventId: ZEventId, overlay: z.boolean() });
+
+/** `stopped`: the creator ended the show; `lost`: the broadcaster vanished and did not come back in time. */
+export const STREAM_END_REASONS = ['stopped', 'lost'] as const;
+export type StreamEndReason = (typeof STREAM_END_REASONS)[number];
 
 export interface ClientToServerEvents {
-  connectToStream: (request: StreamRequest, ack: Ack<{ viewerCount: number }>) => void;
+  /** `isLive`: the stream is live now (its creator may resume it from a reloaded studio). */
+  connectToStream: (request: StreamRequest, ack: Ack<{ viewerCount: number; isLive: boolean }>) => void;
   startStream: (request: StreamRequest, ack: Ack) => void;
   stopStream: (request: EventRequest, ack: Ack) => void;
   joinStream: (request: StreamRequest, ack: Ack<{ viewerCount: number }>) => void;
@@ -84,6 +111,8 @@ export interface ClientToServerEvents {
   offer: (request: z.input<typeof ZOfferRequest>) => void;
   answer: (request: z.input<typeof ZAnswerRequest>) => void;
   'ice-candidate': (request: z.input<typeof ZIceCandidateRequest>) => void;
+  /** From the broadcaster: the layout viewers should show. */
+  streamLayout: (request: z.input<typeof ZStreamLayoutRequest>) => void;
 }
 
 export interface ServerToClientEvents {
@@ -93,7 +122,11 @@ export interface ServerToClientEvents {
   offer: (payload: { offer: SessionDescription; from: string }) => void;
   answer: (payload: { answer: SessionDescription; from: string }) => void;
   'ice-candidate': (payload: { candidate: IceCandidate; from: string }) => void;
-  streamEnded: () => void;
+  /** To the sockets waiting in the stream's room: it is live, join now. */
+  streamStarted: (payload: { eventId: number }) => void;
+  streamEnded: (payload: { reason: StreamEndReason }) => void;
+  /** To the viewers: the broadcaster's layout, when it changes and right after joining. */
+  streamLayout: (layout: StreamLayout) => void;
   chatMessage: (message: ChatMessage) => void;
   chatMessageDeleted: (payload: { eventId: number; messageId: number }) => void;
 }

@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sum } from 'drizzle-orm';
 import type { Database } from '../db/database';
 import { orders, type EventRow } from '../db/schema';
 import { findEventById } from '../modules/events/events.repo';
@@ -12,28 +12,35 @@ export function isCreatorOf(account: LiveAccount, event: EventRow): boolean {
   return event.creatorId === account.id;
 }
 
-/** The one rule of who may watch an event's stream and use its chat: its creator, and ticket holders. */
-export async function canWatch(db: Database, account: LiveAccount, event: EventRow): Promise<boolean> {
-  if (isCreatorOf(account, event)) return true;
-  const [order] = await db
-    .select({ id: orders.id })
+/**
+ * The one rule of who may watch an event's stream and use its chat, and on how many screens at once:
+ * its creator on any number, a ticket holder on one per ticket held (DESIGN.md "Seats"); 0 for anyone else.
+ */
+export async function seatsOf(db: Database, account: LiveAccount, event: EventRow): Promise<number> {
+  if (isCreatorOf(account, event)) return Number.POSITIVE_INFINITY;
+  const [tickets] = await db
+    .select({ held: sum(orders.quantity).mapWith(Number) })
     .from(orders)
-    .where(and(eq(orders.eventId, event.id), eq(orders.accountId, account.id)))
-    .limit(1);
-  return order !== undefined;
+    .where(and(eq(orders.eventId, event.id), eq(orders.accountId, account.id)));
+  return tickets?.held ?? 0;
 }
 
 async function existingEvent(db: Database, eventId: number): Promise<EventRow> {
   const event = await findEventById(db, eventId);
-  if (!event) throw new LiveError(EVENT_NOT_FOUND_MESSAGE);
+  if (!event) throw new LiveError('EVENT_NOT_FOUND', EVENT_NOT_FOUND_MESSAGE);
   return event;
 }
 
-/** The event, if the account may watch it (canWatch); else a LiveError saying why not. */
-export async function watchableEvent(db: Database, account: LiveAccount, eventId: number): Promise<EventRow> {
+/** The event and the account's seats in it (seatsOf), if it has any; else a LiveError saying why not. */
+export async function watchableEvent(
+  db: Database,
+  account: LiveAccount,
+  eventId: number,
+): Promise<{ event: EventRow; seats: number }> {
   const event = await existingEvent(db, eventId);
-  if (!(await canWatch(db, account, event))) throw new LiveError(NEED_A_TICKET_MESSAGE);
-  return event;
+  const seats = await seatsOf(db, account, event);
+  if (seats === 0) throw new LiveError('TICKET_REQUIRED', NEED_A_TICKET_MESSAGE);
+  return { event, seats };
 }
 
 /** The event, if the account created it; else a LiveError with `refusal` (which names the action). */
@@ -44,6 +51,6 @@ export async function ownedEvent(
   refusal: string,
 ): Promise<EventRow> {
   const event = await existingEvent(db, eventId);
-  if (!isCreatorOf(account, event)) throw new LiveError(refusal);
+  if (!isCreatorOf(account, event)) throw new LiveError('FORBIDDEN', refusal);
   return event;
 }

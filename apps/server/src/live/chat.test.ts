@@ -58,11 +58,13 @@ describe('joinChat', () => {
     const stranger = await clients.connect(await createUser(app));
     expect(await ack(stranger, 'joinChat', { eventId: event.id })).toEqual({
       success: false,
+      code: 'TICKET_REQUIRED',
       error: 'You need a ticket for this event',
     });
     // Refused the chat, it cannot talk in it either.
     expect(await send(stranger, event, 'hello?')).toEqual({
       success: false,
+      code: 'FORBIDDEN',
       error: 'Join the chat before sending messages',
     });
     expect(await history(await clients.connect(creator), event)).toEqual([]);
@@ -129,9 +131,14 @@ describe('chatMessage', () => {
   it('refuses a blank message and one over 500 characters', async () => {
     const event = await createEvent(app, await createCreator(app));
     const socket = await inChat(await ticketHolder(event), event);
-    expect(await send(socket, event, '   \n ')).toEqual({ success: false, error: 'Message is required' });
+    expect(await send(socket, event, '   \n ')).toEqual({
+      success: false,
+      code: 'INVALID_REQUEST',
+      error: 'Message is required',
+    });
     expect(await send(socket, event, 'x'.repeat(CHAT_MESSAGE_MAX_LENGTH + 1))).toEqual({
       success: false,
+      code: 'INVALID_REQUEST',
       error: 'Message must be at most 500 characters',
     });
     expect(await sent(socket, event, 'x'.repeat(CHAT_MESSAGE_MAX_LENGTH))).toMatchObject({
@@ -149,6 +156,7 @@ describe('chatMessage', () => {
     for (const socket of [first, second]) {
       expect(await send(socket, event, 'one more')).toEqual({
         success: false,
+        code: 'RATE_LIMITED',
         error: 'You are sending messages too fast',
       });
     }
@@ -209,13 +217,14 @@ describe('deleteChatMessage', () => {
     for (const socket of [fanSocket, await clients.connect(otherCreator)]) {
       expect(await ack(socket, 'deleteChatMessage', { eventId: event.id, messageId: message.id })).toEqual({
         success: false,
+        code: 'FORBIDDEN',
         error: 'Only the event creator can delete chat messages',
       });
     }
     const otherSocket = await clients.connect(otherCreator);
     expect(
       await ack(otherSocket, 'deleteChatMessage', { eventId: otherEvent.id, messageId: message.id }),
-    ).toEqual({ success: false, error: 'Message not found' });
+    ).toEqual({ success: false, code: 'NOT_FOUND', error: 'Message not found' });
     expect(await history(fanSocket, event)).toEqual([message]);
   });
 });
@@ -236,6 +245,7 @@ describe('muteUser', () => {
     });
     expect(await send(loudSocket, event, 'Let me talk')).toEqual({
       success: false,
+      code: 'FORBIDDEN',
       error: 'You have been muted in this chat',
     });
     expect(await sent(calm, event, 'Still here')).toMatchObject({ content: 'Still here' });
@@ -256,14 +266,17 @@ describe('muteUser', () => {
     const other = await ticketHolder(event);
     expect(await ack(fanSocket, 'muteUser', { eventId: event.id, userId: other.user.id })).toEqual({
       success: false,
+      code: 'FORBIDDEN',
       error: 'Only the event creator can mute users',
     });
     expect(await ack(creatorSocket, 'muteUser', { eventId: event.id, userId: creator.user.id })).toEqual({
       success: false,
+      code: 'CONFLICT',
       error: 'You cannot mute yourself',
     });
     expect(await ack(creatorSocket, 'muteUser', { eventId: event.id, userId: 2147483647 })).toEqual({
       success: false,
+      code: 'NOT_FOUND',
       error: 'User not found',
     });
     expect(await sent(fanSocket, event, 'Not muted')).toMatchObject({ content: 'Not muted' });

@@ -61,9 +61,9 @@ export function registerChatHandlers(live: Live, socket: LiveSocket, handlers: S
     // nothing below uses them.
     handlers.acked(ZChatMessageRequest, async ({ eventId, content }) => {
       // joinChat checked the access; the room is this instance's record that it did.
-      if (!socket.rooms.has(chatRoom(eventId))) throw new LiveError(JOIN_CHAT_FIRST_MESSAGE);
-      if (!live.chatLimiter.allow(account.id)) throw new LiveError(TOO_FAST_MESSAGE);
-      if (await isMuted(db, eventId, account.id)) throw new LiveError(MUTED_MESSAGE);
+      if (!socket.rooms.has(chatRoom(eventId))) throw new LiveError('FORBIDDEN', JOIN_CHAT_FIRST_MESSAGE);
+      if (!live.chatLimiter.allow(account.id)) throw new LiveError('RATE_LIMITED', TOO_FAST_MESSAGE);
+      if (await isMuted(db, eventId, account.id)) throw new LiveError('FORBIDDEN', MUTED_MESSAGE);
       const stored = await insertChatMessage(db, { eventId, accountId: account.id, content });
       const message = toChatMessage({ message: stored, author: account });
       live.io.to(chatRoom(eventId)).emit('chatMessage', message);
@@ -76,7 +76,7 @@ export function registerChatHandlers(live: Live, socket: LiveSocket, handlers: S
     handlers.acked(ZDeleteChatMessageRequest, async ({ eventId, messageId }) => {
       await ownedEvent(db, account, eventId, ONLY_CREATOR_DELETES_MESSAGE);
       if (!(await softDeleteChatMessage(db, eventId, messageId)))
-        throw new LiveError(MESSAGE_NOT_FOUND_MESSAGE);
+        throw new LiveError('NOT_FOUND', MESSAGE_NOT_FOUND_MESSAGE);
       live.io.to(chatRoom(eventId)).emit('chatMessageDeleted', { eventId, messageId });
       return {};
     }),
@@ -86,8 +86,8 @@ export function registerChatHandlers(live: Live, socket: LiveSocket, handlers: S
     'muteUser',
     handlers.acked(ZMuteUserRequest, async ({ eventId, userId }) => {
       await ownedEvent(db, account, eventId, ONLY_CREATOR_MUTES_MESSAGE);
-      if (userId === account.id) throw new LiveError(CANNOT_MUTE_YOURSELF_MESSAGE);
-      if (!(await findAccountById(db, userId))) throw new LiveError(USER_NOT_FOUND_MESSAGE);
+      if (userId === account.id) throw new LiveError('CONFLICT', CANNOT_MUTE_YOURSELF_MESSAGE);
+      if (!(await findAccountById(db, userId))) throw new LiveError('NOT_FOUND', USER_NOT_FOUND_MESSAGE);
       await muteAccount(db, eventId, userId);
       return {};
     }),

@@ -2,6 +2,7 @@ import type { ClientToServerEvents, ServerToClientEvents } from '@stagedoor/shar
 import type { Server, Socket } from 'socket.io';
 import type { AccountRow } from '../db/schema';
 import type { Deps } from '../deps';
+import type { LiveMedia } from './media';
 import type { RateLimiter } from './rate-limiter';
 import type { StreamRegistry } from './stream-registry';
 import type { TaskTracker } from './tasks';
@@ -18,7 +19,10 @@ export interface SocketData {
   stream: { eventId: number; role: 'broadcaster' | 'viewer' } | null;
 }
 
-type InterServerEvents = Record<never, never>;
+/** Between the instances of a deployment (REDIS_URL): a show was published into Janus (janus-media.ts). */
+interface InterServerEvents {
+  publisherReady: (eventId: number) => void;
+}
 
 export type LiveServer = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
 export type LiveSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
@@ -28,6 +32,8 @@ export interface Live {
   io: LiveServer;
   deps: Pick<Deps, 'config' | 'db' | 'log'>;
   registry: StreamRegistry;
+  /** What carries the media: peer to peer, or Janus (JANUS_URL). */
+  media: LiveMedia;
   /** Work still running (a handler, a cleanup, a grace period's end), awaited before the app closes. */
   tasks: TaskTracker;
   /** Chat messages per account (see chat.ts). */

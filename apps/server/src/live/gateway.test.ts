@@ -63,6 +63,7 @@ describe('the socket handshake', () => {
     expect(await ack(socket, 'connectToStream', { eventId: event.id })).toEqual({
       success: true,
       viewerCount: 0,
+      isLive: false,
     });
   });
 });
@@ -72,10 +73,12 @@ describe('every event', () => {
     const socket = await clients.connect(await createUser(app));
     expect(await ack(socket, 'joinStream', { eventId: 'abc' })).toEqual({
       success: false,
+      code: 'INVALID_REQUEST',
       error: 'eventId must be a number',
     });
     expect(await ack(socket, 'joinChat', null as never)).toEqual({
       success: false,
+      code: 'INVALID_REQUEST',
       error: expect.stringContaining('expected object'),
     });
   });
@@ -85,14 +88,17 @@ describe('every event', () => {
     const huge = 3_000_000_000;
     expect(await ack(socket, 'joinChat', { eventId: huge })).toEqual({
       success: false,
+      code: 'INVALID_REQUEST',
       error: 'eventId is too large',
     });
     expect(await ack(socket, 'muteUser', { eventId: 1, userId: huge })).toEqual({
       success: false,
+      code: 'INVALID_REQUEST',
       error: 'userId is too large',
     });
     expect(await ack(socket, 'deleteChatMessage', { eventId: 1 } as never)).toEqual({
       success: false,
+      code: 'INVALID_REQUEST',
       error: 'messageId is required',
     });
   });
@@ -112,6 +118,7 @@ describe('every event', () => {
     expect(await ack(socket, 'connectToStream', { eventId: event.id })).toEqual({
       success: true,
       viewerCount: 0,
+      isLive: true,
     });
   });
 
@@ -119,6 +126,7 @@ describe('every event', () => {
     const socket = await clients.connect(await createCreator(app));
     expect(await ack(socket, 'connectToStream', { eventId: 2147483647 })).toEqual({
       success: false,
+      code: 'EVENT_NOT_FOUND',
       error: 'Event not found',
     });
   });

@@ -9,6 +9,8 @@ import { authenticateHandshake } from './handshake';
 import { slidingWindowLimiter } from './rate-limiter';
 import { connectRedis } from './redis';
 import { RedisStreamRegistry } from './redis-stream-registry';
+import { janusMedia } from './janus/janus-media';
+import { peerToPeerMedia } from './peer-to-peer';
 import { registerSignalling } from './signalling';
 import { registerStreamHandlers } from './stream';
 import { MemoryStreamRegistry } from './stream-registry';
@@ -39,7 +41,7 @@ export async function setupLiveGateway(app: FastifyInstance): Promise<void> {
     adapter: redis ? createAdapter(redis.client, redis.subscriber) : undefined,
   });
 
-  const live: Live = {
+  const parts: Omit<Live, 'media'> = {
     io,
     deps: app.deps,
     registry: redis ? new RedisStreamRegistry(redis.client) : new MemoryStreamRegistry(),
@@ -47,6 +49,8 @@ export async function setupLiveGateway(app: FastifyInstance): Promise<void> {
     chatLimiter: slidingWindowLimiter(CHAT_RATE_LIMIT),
     graceTimers: new Map(),
   };
+  const media = config.janus ? await janusMedia(parts, config.janus) : peerToPeerMedia(parts);
+  const live: Live = { ...parts, media };
 
   io.use(authenticateHandshake(live));
   io.on('connection', (socket) => {
@@ -63,5 +67,6 @@ export async function setupLiveGateway(app: FastifyInstance): Promise<void> {
     // A stream whose broadcaster dropped just now is not ended by a server that is going away.
     for (const timer of live.graceTimers.values()) clearTimeout(timer);
     live.graceTimers.clear();
+    await media.close();
   });
 }

@@ -1,10 +1,17 @@
-import type { Ack } from '@stagedoor/shared/realtime';
+import type { Ack, LiveErrorCode, Refusal } from '@stagedoor/shared/realtime';
 import type { z } from 'zod';
 import type { Live, LiveSocket } from './context';
 
-/** A refusal the client is told about in the acknowledgement's `error`. */
+/** A refusal the client is told about in the acknowledgement's `code` and `error`. */
 export class LiveError extends Error {
   override name = 'LiveError';
+
+  constructor(
+    readonly code: LiveErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
 }
 
 const INTERNAL_ERROR_MESSAGE = 'Internal server error';
@@ -12,8 +19,8 @@ const INTERNAL_ERROR_MESSAGE = 'Internal server error';
 export interface SocketHandlers {
   /**
    * A listener for an event with an acknowledgement: validates the payload with `schema`, runs the
-   * handler and answers `{success: true, ...result}`, or `{success: false, error}` with the first
-   * validation message or the LiveError's message. A client that sent no callback gets no answer.
+   * handler and answers `{success: true, ...result}`, or `{success: false, code, error}` with the first
+   * validation message or the LiveError's. A client that sent no callback gets no answer.
    */
   acked<Schema extends z.ZodType, Result extends object>(
     schema: Schema,
@@ -42,10 +49,10 @@ export function socketHandlers(live: Live, socket: LiveSocket): SocketHandlers {
     queue = queue.catch(() => undefined);
   };
 
-  const refusalOf = (error: unknown): string => {
-    if (error instanceof LiveError) return error.message;
+  const refusalOf = (error: unknown): Refusal => {
+    if (error instanceof LiveError) return { success: false, code: error.code, error: error.message };
     live.deps.log.error({ err: error, socketId: socket.id }, 'live: event failed');
-    return INTERNAL_ERROR_MESSAGE;
+    return { success: false, code: 'INTERNAL', error: INTERNAL_ERROR_MESSAGE };
   };
 
   return {
@@ -54,13 +61,14 @@ export function socketHandlers(live: Live, socket: LiveSocket): SocketHandlers {
         const answer = typeof ack === 'function' ? ack : () => undefined;
         const parsed = schema.safeParse(payload);
         if (!parsed.success) {
-          answer({ success: false, error: parsed.error.issues[0]?.message ?? 'Invalid request' });
+          const error = parsed.error.issues[0]?.message ?? 'Invalid request';
+          answer({ success: false, code: 'INVALID_REQUEST', error });
           return;
         }
         try {
           answer({ success: true, ...(await run(parsed.data)) });
         } catch (error) {
-          answer({ success: false, error: refusalOf(error) });
+          answer(refusalOf(error));
         }
       }),
 

@@ -1,24 +1,52 @@
+import type { StreamLayout } from '@stagedoor/shared/realtime';
 import type { RedisClient } from './redis';
-import type { StreamRegistry } from './stream-registry';
+import { NO_OVERLAY, type Admission, type StoppedStream, type StreamRegistry } from './stream-registry';
 
 const KEY_PREFIX = 'stagedoor:live:stream:';
-/** A hash holding the broadcaster's socket id: it exists exactly while the stream is live. */
+/** A hash holding the broadcaster's socket id and the layout: it exists exactly while the stream is live. */
 const streamKey = (eventId: number) => `${KEY_PREFIX}${eventId}`;
-/** The set of the viewers' socket ids. */
-const viewersKey = (eventId: number) => `${KEY_PREFIX}${eventId}:viewers`;
+/** A hash of the viewers: socket id → account id. */
+const audienceKey = (eventId: number) => `${KEY_PREFIX}${eventId}:audience`;
+/** A hash of the seats taken: account id → how many of its sockets watch. */
+const seatsKey = (eventId: number) => `${KEY_PREFIX}${eventId}:seats`;
+const keysOf = (eventId: number) => [streamKey(eventId), audienceKey(eventId), seatsKey(eventId)];
 
 // Scripts run atomically in Redis, so a check and the write it guards cannot be split by another
 // instance. A socket id is never empty, so '' stands for "any broadcaster".
+// Answers {1, media state or ''} when it stopped the stream, {0} when not.
 const STOP_SCRIPT = `
 local broadcaster = redis.call('HGET', KEYS[1], 'broadcaster')
-if not broadcaster or (ARGV[1] ~= '' and broadcaster ~= ARGV[1]) then return 0 end
-redis.call('DEL', KEYS[1], KEYS[2])
-return 1`;
+if not broadcaster or (ARGV[1] ~= '' and broadcaster ~= ARGV[1]) then return {0} end
+local media = redis.call('HGET', KEYS[1], 'media') or ''
+redis.call('DEL', KEYS[1], KEYS[2], KEYS[3])
+return {1, media}`;
 
+// ARGV: socket id, account id, seats (-1: no limit). Answers the viewer count, -1 when the stream is
+// not live, -2 when the account's seats are all taken.
 const ADD_VIEWER_SCRIPT = `
-if redis.call('EXISTS', KEYS[1]) == 0 then return false end
-redis.call('SADD', KEYS[2], ARGV[1])
-return redis.call('SCARD', KEYS[2])`;
+if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
+if redis.call('HEXISTS', KEYS[2], ARGV[1]) == 0 then
+  local seats = tonumber(ARGV[3])
+  local taken = tonumber(redis.call('HGET', KEYS[3], ARGV[2]) or '0')
+  if seats >= 0 and taken >= seats then return -2 end
+  redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
+  redis.call('HINCRBY', KEYS[3], ARGV[2], 1)
+end
+return redis.call('HLEN', KEYS[2])`;
+
+// Answers the viewer count left, or -1 when the socket was not a viewer.
+const REMOVE_VIEWER_SCRIPT = `
+local account = redis.call('HGET', KEYS[2], ARGV[1])
+if not account then return -1 end
+redis.call('HDEL', KEYS[2], ARGV[1])
+if redis.call('HINCRBY', KEYS[3], account, -1) <= 0 then redis.call('HDEL', KEYS[3], account) end
+return redis.call('HLEN', KEYS[2])`;
+
+// Sets a field of a live stream only: a late write never revives a stopped one.
+const SET_FIELD_SCRIPT = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+return 1`;
 
 /** The registry shared by every instance of a deployment (REDIS_URL). */
 export class RedisStreamRegistry implements StreamRegistry {
@@ -33,44 +61,67 @@ export class RedisStreamRegistry implements StreamRegistry {
     return typeof previous === 'string' ? previous : null;
   }
 
-  async stop(eventId: number, onlyIfBroadcaster = ''): Promise<boolean> {
-    const stopped = await this.redis.eval(STOP_SCRIPT, {
-      keys: [streamKey(eventId), viewersKey(eventId)],
+  async stop(eventId: number, onlyIfBroadcaster = ''): Promise<StoppedStream | null> {
+    const [stopped, media] = (await this.redis.eval(STOP_SCRIPT, {
+      keys: keysOf(eventId),
       arguments: [onlyIfBroadcaster],
-    });
-    return stopped === 1;
+    })) as [number, string?];
+    return stopped === 1 ? { mediaState: media || null } : null;
   }
 
   async broadcasterOf(eventId: number): Promise<string | null> {
     return (await this.redis.hGet(streamKey(eventId), 'broadcaster')) ?? null;
   }
 
-  async addViewer(eventId: number, viewerId: string): Promise<number | null> {
-    const count = await this.redis.eval(ADD_VIEWER_SCRIPT, {
-      keys: [streamKey(eventId), viewersKey(eventId)],
-      arguments: [viewerId],
-    });
-    return count === null ? null : Number(count);
+  async addViewer(eventId: number, viewerId: string, accountId: number, seats: number): Promise<Admission> {
+    const answer = Number(
+      await this.redis.eval(ADD_VIEWER_SCRIPT, {
+        keys: keysOf(eventId),
+        arguments: [viewerId, String(accountId), String(Number.isFinite(seats) ? seats : -1)],
+      }),
+    );
+    if (answer === -1) return 'not-live';
+    if (answer === -2) return 'no-free-seat';
+    return { viewerCount: answer };
   }
 
   async removeViewer(eventId: number, viewerId: string): Promise<number | null> {
-    const [removed, count] = await this.redis
-      .multi()
-      .sRem(viewersKey(eventId), viewerId)
-      .sCard(viewersKey(eventId))
-      .execTyped();
-    return removed === 1 ? Number(count) : null;
+    const count = Number(
+      await this.redis.eval(REMOVE_VIEWER_SCRIPT, { keys: keysOf(eventId), arguments: [viewerId] }),
+    );
+    return count === -1 ? null : count;
   }
 
   async hasViewer(eventId: number, viewerId: string): Promise<boolean> {
-    return (await this.redis.sIsMember(viewersKey(eventId), viewerId)) === 1;
+    return (await this.redis.hExists(audienceKey(eventId), viewerId)) === 1;
   }
 
   viewerCount(eventId: number): Promise<number> {
-    return this.redis.sCard(viewersKey(eventId));
+    return this.redis.hLen(audienceKey(eventId));
   }
 
   viewersOf(eventId: number): Promise<string[]> {
-    return this.redis.sMembers(viewersKey(eventId));
+    return this.redis.hKeys(audienceKey(eventId));
+  }
+
+  async setLayout(eventId: number, layout: StreamLayout): Promise<void> {
+    await this.setField(eventId, 'overlay', layout.overlay ? '1' : '0');
+  }
+
+  async layoutOf(eventId: number): Promise<StreamLayout> {
+    const overlay = await this.redis.hGet(streamKey(eventId), 'overlay');
+    return overlay === '1' ? { overlay: true } : NO_OVERLAY;
+  }
+
+  setMediaState(eventId: number, state: string): Promise<void> {
+    return this.setField(eventId, 'media', state);
+  }
+
+  async mediaStateOf(eventId: number): Promise<string | null> {
+    return (await this.redis.hGet(streamKey(eventId), 'media')) ?? null;
+  }
+
+  private async setField(eventId: number, field: string, value: string): Promise<void> {
+    await this.redis.eval(SET_FIELD_SCRIPT, { keys: [streamKey(eventId)], arguments: [field, value] });
   }
 }

@@ -59,30 +59,80 @@ describe.each([
   ['MemoryStreamRegistry', () => new MemoryStreamRegistry()],
   ['RedisStreamRegistry', () => new RedisStreamRegistry(registryClient.client)],
 ])('%s', (_name, create: () => StreamRegistry) => {
+  // Unique per run: the Redis registry shares its server with the apps above.
+  const newEventId = () => 1_000_000 + Math.floor(Math.random() * 1_000_000);
+
   it('keeps a stream from start to stop, its broadcaster and its viewers', async () => {
     const registry = create();
-    // Unique per run: the Redis registry shares its server with the apps above.
-    const eventId = 1_000_000 + Math.floor(Math.random() * 1_000_000);
-    expect(await registry.addViewer(eventId, 'v1')).toBeNull();
+    const eventId = newEventId();
+    expect(await registry.addViewer(eventId, 'v1', 7, 1)).toBe('not-live');
     expect(await registry.start(eventId, 'b1')).toBeNull();
-    expect(await registry.addViewer(eventId, 'v1')).toBe(1);
-    expect(await registry.addViewer(eventId, 'v1')).toBe(1);
-    expect(await registry.addViewer(eventId, 'v2')).toBe(2);
+    expect(await registry.addViewer(eventId, 'v1', 7, 1)).toEqual({ viewerCount: 1 });
+    expect(await registry.addViewer(eventId, 'v1', 7, 1)).toEqual({ viewerCount: 1 });
+    expect(await registry.addViewer(eventId, 'v2', 8, 1)).toEqual({ viewerCount: 2 });
     expect(await registry.hasViewer(eventId, 'v2')).toBe(true);
     expect(await registry.removeViewer(eventId, 'v2')).toBe(1);
     expect(await registry.removeViewer(eventId, 'v2')).toBeNull();
     expect(await registry.start(eventId, 'b2')).toBe('b1');
     expect(await registry.broadcasterOf(eventId)).toBe('b2');
-    expect(await registry.stop(eventId, 'b1')).toBe(false);
+    expect(await registry.stop(eventId, 'b1')).toBeNull();
     expect(await registry.viewersOf(eventId)).toEqual(['v1']);
-    expect(await registry.stop(eventId, 'b2')).toBe(true);
+    expect(await registry.stop(eventId, 'b2')).toEqual({ mediaState: null });
     expect(await registry.broadcasterOf(eventId)).toBeNull();
     expect(await registry.viewerCount(eventId)).toBe(0);
-    expect(await registry.addViewer(eventId, 'v1')).toBeNull();
+    expect(await registry.addViewer(eventId, 'v1', 7, 1)).toBe('not-live');
     expect(await registry.start(eventId, 'b3')).toBeNull();
     expect(await registry.viewersOf(eventId)).toEqual([]);
-    expect(await registry.stop(eventId)).toBe(true);
-    expect(await registry.stop(eventId)).toBe(false);
+    expect(await registry.stop(eventId)).toEqual({ mediaState: null });
+    expect(await registry.stop(eventId)).toBeNull();
+  });
+
+  it('gives an account as many seats as it holds tickets, and a seat back when one of its sockets leaves', async () => {
+    const registry = create();
+    const eventId = newEventId();
+    await registry.start(eventId, 'b1');
+    expect(await registry.addViewer(eventId, 'a1', 7, 2)).toEqual({ viewerCount: 1 });
+    expect(await registry.addViewer(eventId, 'a2', 7, 2)).toEqual({ viewerCount: 2 });
+    expect(await registry.addViewer(eventId, 'a3', 7, 2)).toBe('no-free-seat');
+    // Another account's seats are its own; the creator's are unlimited.
+    expect(await registry.addViewer(eventId, 'b1', 8, 1)).toEqual({ viewerCount: 3 });
+    for (const socket of ['c1', 'c2', 'c3']) {
+      expect(await registry.addViewer(eventId, socket, 9, Number.POSITIVE_INFINITY)).not.toBe('no-free-seat');
+    }
+    expect(await registry.removeViewer(eventId, 'a1')).toBe(5);
+    expect(await registry.addViewer(eventId, 'a3', 7, 2)).toEqual({ viewerCount: 6 });
+    // A stopped stream frees every seat.
+    await registry.stop(eventId);
+    await registry.start(eventId, 'b2');
+    expect(await registry.addViewer(eventId, 'a4', 7, 1)).toEqual({ viewerCount: 1 });
+  });
+
+  it("keeps the media mode's state of a live stream, and hands it over when the stream stops", async () => {
+    const registry = create();
+    const eventId = newEventId();
+    await registry.setMediaState(eventId, 'room 1');
+    expect(await registry.mediaStateOf(eventId)).toBeNull();
+    await registry.start(eventId, 'b1');
+    await registry.setMediaState(eventId, 'room 2');
+    expect(await registry.mediaStateOf(eventId)).toBe('room 2');
+    // A takeover keeps it; a stop by a socket that is no broadcaster leaves it.
+    await registry.start(eventId, 'b2');
+    expect(await registry.stop(eventId, 'b1')).toBeNull();
+    expect(await registry.stop(eventId, 'b2')).toEqual({ mediaState: 'room 2' });
+    expect(await registry.mediaStateOf(eventId)).toBeNull();
+  });
+
+  it('keeps the layout of a live stream only', async () => {
+    const registry = create();
+    const eventId = newEventId();
+    await registry.setLayout(eventId, { overlay: true });
+    expect(await registry.layoutOf(eventId)).toEqual({ overlay: false });
+    await registry.start(eventId, 'b1');
+    await registry.setLayout(eventId, { overlay: true });
+    expect(await registry.layoutOf(eventId)).toEqual({ overlay: true });
+    await registry.stop(eventId);
+    await registry.start(eventId, 'b2');
+    expect(await registry.layoutOf(eventId)).toEqual({ overlay: false });
   });
 });
 
@@ -105,12 +155,13 @@ describe('two instances sharing Redis', () => {
       expect(await ack(socket, 'connectToStream', { eventId: event.id })).toEqual({
         success: true,
         viewerCount: 1,
+        isLive: true,
       });
     }
 
     const ended = waitFor(viewer, 'streamEnded');
     expect(await ack(broadcaster, 'stopStream', { eventId: event.id })).toEqual({ success: true });
-    await ended;
+    expect(await ended).toEqual({ reason: 'stopped' });
   });
 
   it('tells the broadcaster on A of a viewer leaving B, and the count to everyone', async () => {
@@ -137,6 +188,7 @@ describe('two instances sharing Redis', () => {
     expect(await ack(stayer, 'connectToStream', { eventId: event.id })).toEqual({
       success: true,
       viewerCount: 1,
+      isLive: true,
     });
   });
 
@@ -163,7 +215,7 @@ describe('two instances sharing Redis', () => {
     expect(await ack(viewer, 'joinStream', { eventId: event.id })).toMatchObject({ success: true });
     const ended = waitFor(viewer, 'streamEnded', GRACE_MS + 3_000);
     broadcaster.disconnect();
-    await ended;
+    expect(await ended).toEqual({ reason: 'lost' });
   });
 
   it('carries chat messages between the instances', async () => {

@@ -3,51 +3,26 @@ import type { Live, LiveSocket } from './context';
 import type { SocketHandlers } from './handlers';
 
 /**
- * WebRTC signalling (spec §7): offers, answers and ICE candidates relayed to `targetId`, with `from`
- * set to the sender's socket id by the server, so nobody can pose as the broadcaster.
+ * WebRTC signalling (spec §7): offers, answers and ICE candidates for `targetId`, handed to the media
+ * mode (media.ts), which relays them to the other browser or to the media server.
  */
 export function registerSignalling(live: Live, socket: LiveSocket, handlers: SocketHandlers): void {
   socket.on(
     'offer',
-    handlers.unacked(ZOfferRequest, async ({ targetId, offer }) => {
-      if (await canSignal(live, socket, targetId))
-        live.io.to(targetId).emit('offer', { offer, from: socket.id });
-    }),
+    handlers.unacked(ZOfferRequest, ({ targetId, offer }) =>
+      live.media.signal(socket, targetId, { kind: 'offer', description: offer }),
+    ),
   );
   socket.on(
     'answer',
-    handlers.unacked(ZAnswerRequest, async ({ targetId, answer }) => {
-      if (await canSignal(live, socket, targetId)) {
-        live.io.to(targetId).emit('answer', { answer, from: socket.id });
-      }
-    }),
+    handlers.unacked(ZAnswerRequest, ({ targetId, answer }) =>
+      live.media.signal(socket, targetId, { kind: 'answer', description: answer }),
+    ),
   );
   socket.on(
     'ice-candidate',
-    handlers.unacked(ZIceCandidateRequest, async ({ targetId, candidate }) => {
-      if (await canSignal(live, socket, targetId)) {
-        live.io.to(targetId).emit('ice-candidate', { candidate, from: socket.id });
-      }
-    }),
+    handlers.unacked(ZIceCandidateRequest, ({ targetId, candidate }) =>
+      live.media.signal(socket, targetId, { kind: 'ice-candidate', candidate }),
+    ),
   );
-}
-
-/**
- * The one relay rule: inside one live stream, from its broadcaster to one of its viewers, or from one
- * of its viewers to its broadcaster. Anything else (another stream, a stale socket, a made-up id) is
- * dropped without a word, so probing reveals nothing.
- */
-async function canSignal(live: Live, socket: LiveSocket, targetId: string): Promise<boolean> {
-  const stream = socket.data.stream;
-  if (stream) {
-    const { registry } = live;
-    const broadcasterId = await registry.broadcasterOf(stream.eventId);
-    const allowed =
-      stream.role === 'broadcaster'
-        ? broadcasterId === socket.id && (await registry.hasViewer(stream.eventId, targetId))
-        : broadcasterId === targetId && (await registry.hasViewer(stream.eventId, socket.id));
-    if (allowed) return true;
-  }
-  live.deps.log.debug({ from: socket.id, targetId, stream }, 'live: signal dropped');
-  return false;
 }

@@ -1,34 +1,59 @@
+import type { StreamLayout } from '@stagedoor/shared/realtime';
+
+/** What a stopped stream leaves for its media mode to clean up. */
+export type StoppedStream = { mediaState: string | null };
+
+/** A viewer let in (with the new count), or why not: the stream is not live, or the account's seats are taken. */
+export type Admission = { viewerCount: number } | 'not-live' | 'no-free-seat';
+
+export const NO_OVERLAY: StreamLayout = { overlay: false };
+
 /**
  * Who broadcasts which live stream and who watches it, by socket id. A stream is live from `start` to
  * `stop`; its broadcaster stays recorded after their socket drops, so the grace period can tell
  * whether they came back (a new socket started it again) before ending it.
  *
  * In memory for one instance (MemoryStreamRegistry), in Redis for several (RedisStreamRegistry). Every
- * method is one atomic step, so concurrent joins, leaves and stops on any instance cannot lose a viewer
- * or revive a stopped stream.
+ * method is one atomic step, so concurrent joins, leaves and stops on any instance cannot lose a viewer,
+ * give an account one seat too many, or revive a stopped stream.
  */
 export interface StreamRegistry {
   /** Makes the socket the stream's broadcaster (the stream is live from now on); answers the one it replaced. */
   start(eventId: number, broadcasterId: string): Promise<string | null>;
   /**
-   * Ends the stream and forgets its viewers; false when nothing was live. With `onlyIfBroadcaster`,
-   * only while that socket is still the broadcaster (no one took over since).
+   * Ends the stream and forgets its viewers; answers what the media mode kept for it (setMediaState),
+   * or null when nothing was live. With `onlyIfBroadcaster`, only while that socket is still the
+   * broadcaster (no one took over since).
    */
-  stop(eventId: number, onlyIfBroadcaster?: string): Promise<boolean>;
+  stop(eventId: number, onlyIfBroadcaster?: string): Promise<StoppedStream | null>;
   /** The broadcaster's socket id while the stream is live, else null. */
   broadcasterOf(eventId: number): Promise<string | null>;
-  /** Adds the viewer to a live stream and answers the viewer count; null when the stream is not live. */
-  addViewer(eventId: number, viewerId: string): Promise<number | null>;
+  /**
+   * Adds the viewer, a socket of `accountId`, to a live stream, unless that account already watches it
+   * on `seats` sockets (Infinity: no limit).
+   */
+  addViewer(eventId: number, viewerId: string, accountId: number, seats: number): Promise<Admission>;
   /** Answers the viewer count left, or null when the socket was not a viewer of the stream. */
   removeViewer(eventId: number, viewerId: string): Promise<number | null>;
   hasViewer(eventId: number, viewerId: string): Promise<boolean>;
   viewerCount(eventId: number): Promise<number>;
   viewersOf(eventId: number): Promise<string[]>;
+  /** Records the layout viewers show, while the stream is live. */
+  setLayout(eventId: number, layout: StreamLayout): Promise<void>;
+  /** The layout of a live stream (no overlay when nothing is live). */
+  layoutOf(eventId: number): Promise<StreamLayout>;
+  /** Records what the media mode needs to know of a live stream on any instance (Janus: its room). */
+  setMediaState(eventId: number, state: string): Promise<void>;
+  /** The media state of a live stream, or null. */
+  mediaStateOf(eventId: number): Promise<string | null>;
 }
 
 interface LiveStream {
   broadcasterId: string;
-  viewerIds: Set<string>;
+  /** Socket id → account id. */
+  viewers: Map<string, number>;
+  layout: StreamLayout;
+  mediaState: string | null;
 }
 
 /** The registry of a single instance: everything happens in this process, so every step is atomic. */
@@ -38,7 +63,7 @@ export class MemoryStreamRegistry implements StreamRegistry {
   async start(eventId: number, broadcasterId: string): Promise<string | null> {
     const stream = this.streams.get(eventId);
     if (!stream) {
-      this.streams.set(eventId, { broadcasterId, viewerIds: new Set() });
+      this.streams.set(eventId, { broadcasterId, viewers: new Map(), layout: NO_OVERLAY, mediaState: null });
       return null;
     }
     const previous = stream.broadcasterId;
@@ -46,39 +71,62 @@ export class MemoryStreamRegistry implements StreamRegistry {
     return previous;
   }
 
-  async stop(eventId: number, onlyIfBroadcaster?: string): Promise<boolean> {
+  async stop(eventId: number, onlyIfBroadcaster?: string): Promise<StoppedStream | null> {
     const stream = this.streams.get(eventId);
-    if (!stream) return false;
-    if (onlyIfBroadcaster !== undefined && stream.broadcasterId !== onlyIfBroadcaster) return false;
-    return this.streams.delete(eventId);
+    if (!stream) return null;
+    if (onlyIfBroadcaster !== undefined && stream.broadcasterId !== onlyIfBroadcaster) return null;
+    this.streams.delete(eventId);
+    return { mediaState: stream.mediaState };
   }
 
   async broadcasterOf(eventId: number): Promise<string | null> {
     return this.streams.get(eventId)?.broadcasterId ?? null;
   }
 
-  async addViewer(eventId: number, viewerId: string): Promise<number | null> {
+  async addViewer(eventId: number, viewerId: string, accountId: number, seats: number): Promise<Admission> {
     const stream = this.streams.get(eventId);
-    if (!stream) return null;
-    stream.viewerIds.add(viewerId);
-    return stream.viewerIds.size;
+    if (!stream) return 'not-live';
+    if (!stream.viewers.has(viewerId)) {
+      const taken = [...stream.viewers.values()].filter((id) => id === accountId).length;
+      if (taken >= seats) return 'no-free-seat';
+      stream.viewers.set(viewerId, accountId);
+    }
+    return { viewerCount: stream.viewers.size };
   }
 
   async removeViewer(eventId: number, viewerId: string): Promise<number | null> {
     const stream = this.streams.get(eventId);
-    if (!stream?.viewerIds.delete(viewerId)) return null;
-    return stream.viewerIds.size;
+    if (!stream?.viewers.delete(viewerId)) return null;
+    return stream.viewers.size;
   }
 
   async hasViewer(eventId: number, viewerId: string): Promise<boolean> {
-    return this.streams.get(eventId)?.viewerIds.has(viewerId) ?? false;
+    return this.streams.get(eventId)?.viewers.has(viewerId) ?? false;
   }
 
   async viewerCount(eventId: number): Promise<number> {
-    return this.streams.get(eventId)?.viewerIds.size ?? 0;
+    return this.streams.get(eventId)?.viewers.size ?? 0;
   }
 
   async viewersOf(eventId: number): Promise<string[]> {
-    return [...(this.streams.get(eventId)?.viewerIds ?? [])];
+    return [...(this.streams.get(eventId)?.viewers.keys() ?? [])];
+  }
+
+  async setLayout(eventId: number, layout: StreamLayout): Promise<void> {
+    const stream = this.streams.get(eventId);
+    if (stream) stream.layout = layout;
+  }
+
+  async layoutOf(eventId: number): Promise<StreamLayout> {
+    return this.streams.get(eventId)?.layout ?? NO_OVERLAY;
+  }
+
+  async setMediaState(eventId: number, state: string): Promise<void> {
+    const stream = this.streams.get(eventId);
+    if (stream) stream.mediaState = state;
+  }
+
+  async mediaStateOf(eventId: number): Promise<string | null> {
+    return this.streams.get(eventId)?.mediaState ?? null;
   }
 }

@@ -56,11 +56,13 @@ describe('startStream and stopStream', () => {
     for (const socket of [otherCreator, fan]) {
       expect(await ack(socket, 'startStream', { eventId: event.id })).toEqual({
         success: false,
+        code: 'FORBIDDEN',
         error: 'Only the event creator can start this stream',
       });
     }
     expect(await ack(fan, 'joinStream', { eventId: event.id })).toEqual({
       success: false,
+      code: 'STREAM_NOT_LIVE',
       error: 'Stream not found',
     });
 
@@ -69,6 +71,7 @@ describe('startStream and stopStream', () => {
     for (const socket of [otherCreator, fan]) {
       expect(await ack(socket, 'stopStream', { eventId: event.id })).toEqual({
         success: false,
+        code: 'FORBIDDEN',
         error: 'Only the event creator can stop this stream',
       });
     }
@@ -81,6 +84,7 @@ describe('startStream and stopStream', () => {
     const socket = await clients.connect(creator);
     expect(await ack(socket, 'startStream', { eventId: event.id })).toEqual({
       success: false,
+      code: 'CONFLICT',
       error: 'Only active events can be streamed',
     });
   });
@@ -91,11 +95,12 @@ describe('startStream and stopStream', () => {
     const ended = waitFor(viewer, 'streamEnded');
     const counts = record(viewer, 'viewerCountUpdate');
     expect(await ack(broadcaster, 'stopStream', { eventId: event.id })).toEqual({ success: true });
-    await ended;
+    expect(await ended).toEqual({ reason: 'stopped' });
     await settle(viewer);
     expect(counts).toEqual([{ viewerCount: 0 }]);
     expect(await ack(viewer, 'joinStream', { eventId: event.id })).toEqual({
       success: false,
+      code: 'STREAM_NOT_LIVE',
       error: 'Stream not found',
     });
     // Stopping again is not an error: it is stopped.
@@ -109,10 +114,12 @@ describe('joinStream', () => {
     const stranger = await clients.connect(await createUser(app));
     expect(await ack(stranger, 'joinStream', { eventId: event.id })).toEqual({
       success: false,
+      code: 'TICKET_REQUIRED',
       error: 'You need a ticket for this event',
     });
     expect(await ack(stranger, 'connectToStream', { eventId: event.id })).toEqual({
       success: false,
+      code: 'TICKET_REQUIRED',
       error: 'You need a ticket for this event',
     });
     // The creator may watch from another tab.
@@ -123,14 +130,83 @@ describe('joinStream', () => {
     });
   });
 
-  it('answers "Stream not found" before the stream starts', async () => {
+  it('answers "Stream not found" before the stream starts, then tells the waiting fan it started', async () => {
     const creator = await createCreator(app);
     const event = await createEvent(app, creator);
     const viewer = await clients.connect(await ticketHolder(app, event));
     expect(await ack(viewer, 'joinStream', { eventId: event.id })).toEqual({
       success: false,
+      code: 'STREAM_NOT_LIVE',
       error: 'Stream not found',
     });
+    // Someone without a ticket was refused: it hears nothing of the stream.
+    const stranger = await clients.connect(await createUser(app));
+    expect(await ack(stranger, 'joinStream', { eventId: event.id })).toMatchObject({ success: false });
+    const strangerHeard = record(stranger, 'streamStarted');
+
+    const started = waitFor(viewer, 'streamStarted');
+    const broadcaster = await clients.connect(creator);
+    expect(await ack(broadcaster, 'startStream', { eventId: event.id })).toEqual({ success: true });
+    expect(await started).toEqual({ eventId: event.id });
+    expect(await ack(viewer, 'joinStream', { eventId: event.id })).toMatchObject({ success: true });
+    await settle(stranger);
+    expect(strangerHeard).toEqual([]);
+
+    // A fan who saw the end of the show hears it start again.
+    expect(await ack(broadcaster, 'stopStream', { eventId: event.id })).toEqual({ success: true });
+    const restarted = waitFor(viewer, 'streamStarted');
+    expect(await ack(broadcaster, 'startStream', { eventId: event.id })).toEqual({ success: true });
+    expect(await restarted).toEqual({ eventId: event.id });
+  });
+
+  it('lets an account watch on one screen per ticket it holds, the creator on any number', async () => {
+    const { creator, event, broadcaster } = await liveStream();
+    const fan = await ticketHolder(app, event);
+    const [phone, laptop] = [await clients.connect(fan), await clients.connect(fan)];
+    expect(await ack(phone, 'joinStream', { eventId: event.id })).toEqual({ success: true, viewerCount: 1 });
+    expect(await ack(laptop, 'joinStream', { eventId: event.id })).toEqual({
+      success: false,
+      code: 'NO_FREE_SEAT',
+      error:
+        'You are already watching this stream on another screen, one for each ticket you hold. ' +
+        'Close it there to watch here, or get another ticket.',
+    });
+    // The seat comes free when the first screen goes.
+    const phoneLeft = waitFor(broadcaster, 'viewerLeft');
+    phone.disconnect();
+    await phoneLeft;
+    expect(await ack(laptop, 'joinStream', { eventId: event.id })).toEqual({ success: true, viewerCount: 1 });
+
+    // A second ticket is a second screen, and no more.
+    await buyTicketsOk(app, fan, event.id, 1);
+    const tablet = await clients.connect(fan);
+    expect(await ack(tablet, 'joinStream', { eventId: event.id })).toEqual({ success: true, viewerCount: 2 });
+    const third = await clients.connect(fan);
+    expect(await ack(third, 'joinStream', { eventId: event.id })).toMatchObject({
+      code: 'NO_FREE_SEAT',
+      error: expect.stringContaining('on 2 other screens'),
+    });
+
+    for (let tab = 0; tab < 3; tab += 1) {
+      const creatorTab = await clients.connect(creator);
+      expect(await ack(creatorTab, 'joinStream', { eventId: event.id })).toMatchObject({ success: true });
+    }
+  });
+
+  it("gives viewers the broadcaster's layout when they join and when it changes, from the broadcaster only", async () => {
+    const { event, broadcaster } = await liveStream();
+    const early = await clients.connect(await ticketHolder(app, event));
+    const earlyLayouts = record(early, 'streamLayout');
+    expect(await ack(early, 'joinStream', { eventId: event.id })).toMatchObject({ success: true });
+    broadcaster.emit('streamLayout', { eventId: event.id, overlay: true });
+    early.emit('streamLayout', { eventId: event.id, overlay: false });
+    await settle(broadcaster, early);
+    expect(earlyLayouts).toEqual([{ overlay: false }, { overlay: true }]);
+
+    const late = await clients.connect(await ticketHolder(app, event));
+    const lateLayout = waitFor(late, 'streamLayout');
+    expect(await ack(late, 'joinStream', { eventId: event.id })).toMatchObject({ success: true });
+    expect(await lateLayout).toEqual({ overlay: true });
   });
 
   it('tells the broadcaster who joined and left, and everyone the count', async () => {
@@ -139,6 +215,7 @@ describe('joinStream', () => {
     expect(await ack(panel, 'connectToStream', { eventId: event.id })).toEqual({
       success: true,
       viewerCount: 0,
+      isLive: true,
     });
     const counts = record(panel, 'viewerCountUpdate');
     const joined = record(broadcaster, 'viewerJoined');
@@ -162,6 +239,7 @@ describe('joinStream', () => {
     expect(await ack(panel, 'connectToStream', { eventId: event.id })).toEqual({
       success: true,
       viewerCount: 1,
+      isLive: true,
     });
   });
 });
@@ -254,6 +332,7 @@ describe('signalling', () => {
     expect(await ack(broadcaster, 'connectToStream', { eventId: event.id })).toEqual({
       success: true,
       viewerCount: 0,
+      isLive: true,
     });
   });
 });
@@ -265,10 +344,11 @@ describe('a broadcaster who drops', () => {
     const droppedAt = Date.now();
     const ended = waitFor(viewer, 'streamEnded', GRACE_MS + EVENT_TIMEOUT_MS);
     broadcaster.disconnect();
-    await ended;
+    expect(await ended).toEqual({ reason: 'lost' });
     expect(Date.now() - droppedAt).toBeGreaterThanOrEqual(GRACE_MS - 50);
     expect(await ack(viewer, 'joinStream', { eventId: event.id })).toEqual({
       success: false,
+      code: 'STREAM_NOT_LIVE',
       error: 'Stream not found',
     });
   });
@@ -294,6 +374,7 @@ describe('a broadcaster who drops', () => {
     expect(await ack(comeback, 'connectToStream', { eventId: event.id })).toEqual({
       success: true,
       viewerCount: 1,
+      isLive: true,
     });
   });
 

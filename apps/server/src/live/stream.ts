@@ -1,4 +1,9 @@
-import { ZEventRequest, ZStreamRequest } from '@stagedoor/shared/realtime';
+import {
+  ZEventRequest,
+  ZStreamLayoutRequest,
+  ZStreamRequest,
+  type StreamEndReason,
+} from '@stagedoor/shared/realtime';
 import { ownedEvent, watchableEvent } from './access';
 import { streamRoom, type Live, type LiveSocket } from './context';
 import { LiveError, type SocketHandlers } from './handlers';
@@ -9,9 +14,19 @@ export const ONLY_CREATOR_STOPS_MESSAGE = 'Only the event creator can stop this 
 export const INACTIVE_EVENT_MESSAGE = 'Only active events can be streamed';
 export const ALREADY_BROADCASTING_MESSAGE = 'You are already broadcasting a stream';
 
+/** Why the extra screen of an account that already watches on one screen per ticket is turned away. */
+export function noFreeSeatMessage(seats: number): string {
+  const screens = seats === 1 ? 'another screen' : `${seats} other screens`;
+  return (
+    `You are already watching this stream on ${screens}, one for each ticket you hold. ` +
+    'Close it there to watch here, or get another ticket.'
+  );
+}
+
 /**
  * The stream events of spec §7: the creator's panel connects (for the count), starts and stops; a
- * ticket holder joins, then the broadcaster is told to make them an offer (signalling.ts).
+ * ticket holder joins, on as many screens as they hold tickets. What carries the media is the media
+ * mode's business (media.ts): peer to peer, or through Janus.
  */
 export function registerStreamHandlers(live: Live, socket: LiveSocket, handlers: SocketHandlers): void {
   const { db } = live.deps;
@@ -22,7 +37,11 @@ export function registerStreamHandlers(live: Live, socket: LiveSocket, handlers:
     handlers.acked(ZStreamRequest, async ({ eventId }) => {
       await watchableEvent(db, account, eventId);
       await socket.join(streamRoom(eventId));
-      return { viewerCount: await live.registry.viewerCount(eventId) };
+      const [viewerCount, broadcasterId] = await Promise.all([
+        live.registry.viewerCount(eventId),
+        live.registry.broadcasterOf(eventId),
+      ]);
+      return { viewerCount, isLive: broadcasterId !== null };
     }),
   );
 
@@ -30,19 +49,15 @@ export function registerStreamHandlers(live: Live, socket: LiveSocket, handlers:
     'startStream',
     handlers.acked(ZStreamRequest, async ({ eventId }) => {
       const event = await ownedEvent(db, account, eventId, ONLY_CREATOR_STARTS_MESSAGE);
-      if (!event.isActive) throw new LiveError(INACTIVE_EVENT_MESSAGE);
+      if (!event.isActive) throw new LiveError('CONFLICT', INACTIVE_EVENT_MESSAGE);
       await leaveCurrentStream(live, socket, eventId);
       cancelGracePeriod(live, eventId);
       const previous = await live.registry.start(eventId, socket.id);
       socket.data.stream = { eventId, role: 'broadcaster' };
       await socket.join(streamRoom(eventId));
-      // Taking over (a reconnection within the grace period, or another tab): the viewers are still
-      // there, and each needs an offer from this socket.
-      if (previous !== socket.id) {
-        for (const viewerId of await live.registry.viewersOf(eventId)) {
-          socket.emit('viewerJoined', { viewerId });
-        }
-      }
+      await live.media.started(socket, eventId, previous !== null && previous !== socket.id);
+      // Fans waiting on the stream page join at once instead of at their next retry.
+      if (previous === null) live.io.to(streamRoom(eventId)).emit('streamStarted', { eventId });
       await announceViewerCount(live, eventId);
       return {};
     }),
@@ -53,7 +68,7 @@ export function registerStreamHandlers(live: Live, socket: LiveSocket, handlers:
     handlers.acked(ZEventRequest, async ({ eventId }) => {
       await ownedEvent(db, account, eventId, ONLY_CREATOR_STOPS_MESSAGE);
       // Stopping what is not live (any more) is no error: the creator wants it stopped, and it is.
-      await endStream(live, eventId);
+      await endStream(live, eventId, 'stopped');
       if (socket.data.stream?.eventId === eventId) socket.data.stream = null;
       return {};
     }),
@@ -62,17 +77,33 @@ export function registerStreamHandlers(live: Live, socket: LiveSocket, handlers:
   socket.on(
     'joinStream',
     handlers.acked(ZStreamRequest, async ({ eventId }) => {
-      await watchableEvent(db, account, eventId);
-      // Joining again (the viewer's retry) first leaves, so the broadcaster drops the old connection.
+      const { seats } = await watchableEvent(db, account, eventId);
+      // Joining again (the viewer's retry) first leaves, so the old connection is dropped.
       await leaveCurrentStream(live, socket, null);
-      const viewerCount = await live.registry.addViewer(eventId, socket.id);
-      if (viewerCount === null) throw new LiveError(STREAM_NOT_FOUND_MESSAGE);
-      socket.data.stream = { eventId, role: 'viewer' };
+      // In the room even when nothing is live: it hears `streamStarted` when the show begins.
       await socket.join(streamRoom(eventId));
-      const broadcasterId = await live.registry.broadcasterOf(eventId);
-      if (broadcasterId) live.io.to(broadcasterId).emit('viewerJoined', { viewerId: socket.id });
-      live.io.to(streamRoom(eventId)).emit('viewerCountUpdate', { viewerCount });
-      return { viewerCount };
+      const admission = await live.registry.addViewer(eventId, socket.id, account.id, seats);
+      if (admission === 'not-live') throw new LiveError('STREAM_NOT_LIVE', STREAM_NOT_FOUND_MESSAGE);
+      if (admission === 'no-free-seat') {
+        await socket.leave(streamRoom(eventId));
+        throw new LiveError('NO_FREE_SEAT', noFreeSeatMessage(seats));
+      }
+      socket.data.stream = { eventId, role: 'viewer' };
+      socket.emit('streamLayout', await live.registry.layoutOf(eventId));
+      await live.media.viewerJoined(socket, eventId);
+      live.io.to(streamRoom(eventId)).emit('viewerCountUpdate', admission);
+      return admission;
+    }),
+  );
+
+  socket.on(
+    'streamLayout',
+    handlers.unacked(ZStreamLayoutRequest, async ({ eventId, overlay }) => {
+      const current = socket.data.stream;
+      if (current?.role !== 'broadcaster' || current.eventId !== eventId) return;
+      if ((await live.registry.broadcasterOf(eventId)) !== socket.id) return;
+      await live.registry.setLayout(eventId, { overlay });
+      live.io.to(streamRoom(eventId)).emit('streamLayout', { overlay });
     }),
   );
 
@@ -94,7 +125,7 @@ async function leaveCurrentStream(live: Live, socket: LiveSocket, restartable: n
   if (current?.role === 'viewer') await leaveViewers(live, socket, current.eventId);
   if (current?.role === 'broadcaster' && current.eventId !== restartable) {
     if ((await live.registry.broadcasterOf(current.eventId)) === socket.id) {
-      throw new LiveError(ALREADY_BROADCASTING_MESSAGE);
+      throw new LiveError('CONFLICT', ALREADY_BROADCASTING_MESSAGE);
     }
   }
   socket.data.stream = null;
@@ -104,8 +135,7 @@ async function leaveViewers(live: Live, socket: LiveSocket, eventId: number): Pr
   const viewerCount = await live.registry.removeViewer(eventId, socket.id);
   // Not a viewer any more: the stream was stopped (or restarted) since it joined.
   if (viewerCount === null) return;
-  const broadcasterId = await live.registry.broadcasterOf(eventId);
-  if (broadcasterId) live.io.to(broadcasterId).emit('viewerLeft', { viewerId: socket.id });
+  await live.media.viewerLeft(socket.id, eventId);
   live.io.to(streamRoom(eventId)).emit('viewerCountUpdate', { viewerCount });
 }
 
@@ -116,29 +146,37 @@ async function announceViewerCount(live: Live, eventId: number): Promise<void> {
 
 /**
  * Ends the stream, if it is live (and, with `abandonedBy`, only if that socket is still its
- * broadcaster): its room hears `streamEnded` and a count of 0.
+ * broadcaster): its room hears `streamEnded` with the reason, and a count of 0.
  */
-async function endStream(live: Live, eventId: number, abandonedBy?: string): Promise<void> {
+async function endStream(
+  live: Live,
+  eventId: number,
+  reason: StreamEndReason,
+  abandonedBy?: string,
+): Promise<void> {
   if (abandonedBy === undefined) cancelGracePeriod(live, eventId);
-  if (!(await live.registry.stop(eventId, abandonedBy))) return;
-  live.io.to(streamRoom(eventId)).emit('streamEnded');
+  const stopped = await live.registry.stop(eventId, abandonedBy);
+  if (!stopped) return;
+  live.io.to(streamRoom(eventId)).emit('streamEnded', { reason });
   live.io.to(streamRoom(eventId)).emit('viewerCountUpdate', { viewerCount: 0 });
+  await live.media.ended(eventId, stopped.mediaState);
 }
 
 /**
  * The broadcaster's connection dropped: the stream stays live for STREAM_GRACE_MS, so a creator whose
- * network blinked starts again (from a new socket) without the viewers noticing more than a frozen
- * picture. If nobody took over by then, the stream ends. The timer lives on this instance only; the
- * registry's conditional stop makes it harmless when the creator came back through another instance.
+ * network blinked, or who reloaded the studio, resumes (from a new socket) while viewers see a frozen
+ * picture. If nobody took over by then, the stream ends as lost. The timer lives on this instance only;
+ * the registry's conditional stop makes it harmless when the creator came back through another instance.
  */
 async function startGracePeriod(live: Live, socket: LiveSocket, eventId: number): Promise<void> {
   if ((await live.registry.broadcasterOf(eventId)) !== socket.id) return;
+  await live.media.broadcasterLeft(socket.id, eventId);
   cancelGracePeriod(live, eventId);
   live.graceTimers.set(
     eventId,
     setTimeout(() => {
       live.graceTimers.delete(eventId);
-      live.tasks.track(endStream(live, eventId, socket.id));
+      live.tasks.track(endStream(live, eventId, 'lost', socket.id));
     }, live.deps.config.streamGraceMs),
   );
 }

@@ -33,15 +33,16 @@ export async function register(page: Page, who: Person): Promise<void> {
   await page.getByRole('button', { name: 'Create', exact: true }).click();
 }
 
-/** Registers through the API and returns the token, for journeys that need an account but not its screens. */
+/** Registers through the API, for journeys that need an account but not its screens: its session. */
 export async function registerByApi(
   request: APIRequestContext,
   role: 'creator' | 'user',
   who: Person,
-): Promise<string> {
+): Promise<{ token: string; user: { id: number } }> {
   const response = await request.post(`/api/auth/register/${role}`, { data: { ...who, password: PASSWORD } });
   expect(response.status()).toBe(201);
-  return ((await response.json()) as { access_token: string }).access_token;
+  const { access_token, user } = (await response.json()) as { access_token: string; user: { id: number } };
+  return { token: access_token, user };
 }
 
 export async function expectToast(page: Page, text: string): Promise<void> {

@@ -9,6 +9,8 @@ const serverEntry = new URL('../../../server/dist/server.js', import.meta.url).p
 
 export interface RunningServer {
   baseURL: string;
+  /** What the server logged so far, for a failing journey to show. */
+  logs: () => string;
   stop: () => Promise<void>;
 }
 
@@ -60,6 +62,7 @@ export async function startBuiltServer(env: Record<string, string> = {}): Promis
 
   return {
     baseURL,
+    logs: () => log,
     stop: async () => {
       if (server.exitCode === null) {
         server.kill('SIGTERM');

@@ -9,6 +9,18 @@ export const HIGH_QUALITY_CAMERA: MediaStreamConstraints = {
   audio: { echoCancellation: true, noiseSuppression: true, autoGainControl: true },
 };
 
+/** The camera and microphone the creator picked; null: the browser's default. */
+export type DeviceChoice = { cameraId: string | null; microphoneId: string | null };
+
+export const DEFAULT_DEVICES: DeviceChoice = { cameraId: null, microphoneId: null };
+
+/** `constraints` narrowed to the chosen devices. */
+export function onDevices(constraints: MediaStreamConstraints, { cameraId, microphoneId }: DeviceChoice) {
+  const pick = (base: MediaStreamConstraints['video'], deviceId: string | null) =>
+    deviceId ? { ...(typeof base === 'object' ? base : {}), deviceId: { exact: deviceId } } : base;
+  return { video: pick(constraints.video, cameraId), audio: pick(constraints.audio, microphoneId) };
+}
+
 /** Waits between camera attempts (spec §9): three attempts in all. */
 const CAMERA_RETRY_WAITS_MS: readonly number[] = [100, 500];
 

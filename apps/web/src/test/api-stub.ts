@@ -12,7 +12,7 @@ export type ApiCall = {
   headers: Headers;
   body: unknown;
 };
-type Handler = Reply | ((call: ApiCall) => Reply | Promise<Reply>);
+export type Handler = Reply | ((call: ApiCall) => Reply | Promise<Reply>);
 
 /**
  * Replaces `fetch` with a fake API keyed by "METHOD /path" (without the /api prefix, and without the

@@ -29,5 +29,6 @@ globalThis.IntersectionObserver = class {
 afterEach(() => {
   cleanup();
   localStorage.clear();
+  sessionStorage.clear();
   vi.unstubAllGlobals();
 });

@@ -22,18 +22,15 @@ export function useCreatorPortrait(creatorId: number) {
   return creator.data?.creatorInfo.profileImageUrl ?? null;
 }
 
-const NO_ICE_SERVERS: RTCIceServer[] = [];
-
 /**
- * GET /live/config: the ICE servers peer connections use, or null while they load. Without an answer
- * the stream still works between machines that reach each other directly, so a failure means none.
+ * GET /live/config: the ICE servers peer connections use (with TURN credentials of this account) and
+ * whether shows go peer to peer or through the media server. Loaded once per page: the credentials
+ * outlive a show (TURN_TTL_S).
  */
-export function useIceServers(): RTCIceServer[] | null {
-  const config = useQuery({
+export function useLiveConfig() {
+  return useQuery({
     queryKey: queryKeys.live.config,
     queryFn: ({ signal }) => api.get('/live/config', { schema: ZLiveConfig, signal }),
     staleTime: Infinity,
   });
-  if (config.isError) return NO_ICE_SERVERS;
-  return config.data?.iceServers ?? null;
 }

@@ -8,7 +8,10 @@ import { FakeSocket } from '../testing/fake-socket';
 import { ViewerPanel } from './viewer-panel';
 
 const connected: LiveConnection = { status: 'connected' };
-const notFound = { success: false, error: 'Stream not found' };
+const NO_FREE_SEAT_REASON =
+  'You are already watching this stream on another screen, one for each ticket you hold. ' +
+  'Close it there to watch here, or get another ticket.';
+const notLive = { success: false, code: 'STREAM_NOT_LIVE', error: 'Stream not found' };
 let peerConnections: FakePeerConnection[];
 
 beforeEach(() => {
@@ -68,7 +71,7 @@ async function startPlaying(socket: FakeSocket) {
 
 describe('viewer panel', () => {
   it('waits for a stream that is not live yet and asks again 20 s later', async () => {
-    const socket = serverAnswering(notFound);
+    const socket = serverAnswering(notLive);
     renderPanel(socket);
 
     expect(await screen.findByText('Waiting for stream to start')).toBeInTheDocument();
@@ -80,19 +83,79 @@ describe('viewer panel', () => {
     expect(joins(socket)).toBe(2);
   });
 
-  it('says the stream ended, joins again 5 s later, then waits while nothing is live', async () => {
-    const socket = serverAnswering({ success: true, viewerCount: 3 }, notFound);
+  it('says a lost stream ended, joins again 5 s later, then waits while nothing is live', async () => {
+    const socket = serverAnswering({ success: true, viewerCount: 3 }, notLive);
     renderPanel(socket);
     expect(await screen.findByText('Connecting to stream...')).toBeInTheDocument();
     expect(screen.getByRole('status', { name: 'Viewers' })).toHaveTextContent('3 viewers');
 
-    socket.serverEmit('streamEnded');
+    socket.serverEmit('streamEnded', { reason: 'lost' });
     expect(screen.getByText('Stream has ended. Trying to reconnect...')).toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: 'The show has ended' })).not.toBeInTheDocument();
     await advance(4_500);
     expect(joins(socket)).toBe(1);
     await advance(500);
     expect(joins(socket)).toBe(2);
     expect(await screen.findByText('Waiting for stream to start')).toBeInTheDocument();
+  });
+
+  it('shows the end of the show when the creator stops it, and does not join again by itself', async () => {
+    const socket = serverAnswering({ success: true, viewerCount: 3 });
+    renderPanel(socket);
+    await screen.findByText('Connecting to stream...');
+    const connection = await startPlaying(socket);
+    expect(screen.getByLabelText('Live stream')).toBeInTheDocument();
+
+    socket.serverEmit('streamEnded', { reason: 'stopped' });
+
+    expect(screen.getByRole('heading', { name: 'The show has ended' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Back to the event page' })).toHaveAttribute('href', '/events/4');
+    expect(screen.queryByText('Stream has ended. Trying to reconnect...')).not.toBeInTheDocument();
+    expect(screen.queryByLabelText('Live stream')).not.toBeInTheDocument();
+    expect(connection?.close).toHaveBeenCalled();
+    await advance(30_000);
+    expect(joins(socket)).toBe(1);
+    expect(screen.getByRole('heading', { name: 'The show has ended' })).toBeInTheDocument();
+  });
+
+  it('joins at once when the show starts again after it ended', async () => {
+    const socket = serverAnswering({ success: true, viewerCount: 3 });
+    renderPanel(socket);
+    await screen.findByText('Connecting to stream...');
+    socket.serverEmit('streamEnded', { reason: 'stopped' });
+    expect(screen.getByRole('heading', { name: 'The show has ended' })).toBeInTheDocument();
+
+    socket.serverEmit('streamStarted', { eventId: 4 });
+
+    expect(joins(socket)).toBe(2);
+    expect(await screen.findByText('Connecting to stream...')).toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: 'The show has ended' })).not.toBeInTheDocument();
+  });
+
+  it('joins as soon as the server says the stream started, without waiting 20 s', async () => {
+    const socket = serverAnswering(notLive, { success: true, viewerCount: 1 });
+    renderPanel(socket);
+    await screen.findByText('Waiting for stream to start');
+
+    socket.serverEmit('streamStarted', { eventId: 4 });
+
+    expect(joins(socket)).toBe(2);
+    expect(await screen.findByText('Connecting to stream...')).toBeInTheDocument();
+    // The 20 s retry of the wait was called off: no third join comes from it.
+    await advance(20_000);
+    expect(joins(socket)).toBe(2);
+  });
+
+  it('does not join again on a start while it is already in the stream', async () => {
+    const socket = serverAnswering({ success: true, viewerCount: 1 });
+    renderPanel(socket);
+    await screen.findByText('Connecting to stream...');
+    await startPlaying(socket);
+
+    socket.serverEmit('streamStarted', { eventId: 4 });
+
+    expect(joins(socket)).toBe(1);
+    expect(screen.getByLabelText('Live stream')).toBeInTheDocument();
   });
 
   it('answers the offer, plays muted, and turns the sound on with the button', async () => {
@@ -171,9 +234,82 @@ describe('viewer panel', () => {
     expect(joins(socket)).toBe(2);
   });
 
+  it('shows the camera overlay only while the broadcaster says it is on', async () => {
+    const socket = serverAnswering({ success: true, viewerCount: 1 });
+    renderPanel(socket);
+    await screen.findByText('Connecting to stream...');
+    const connection = await startPlaying(socket);
+    expect(screen.getByLabelText('Live stream')).toBeInTheDocument();
+    expect(screen.queryByLabelText('Camera overlay')).not.toBeInTheDocument();
+
+    socket.serverEmit('streamLayout', { overlay: true });
+    const overlay = screen.getByLabelText<HTMLVideoElement>('Camera overlay');
+    expect((overlay.srcObject as MediaStream).getTracks()).toEqual([
+      connection?.transceivers[1]?.receiver.track,
+    ]);
+
+    socket.serverEmit('streamLayout', { overlay: false });
+    expect(screen.queryByLabelText('Camera overlay')).not.toBeInTheDocument();
+    expect(screen.getByLabelText('Live stream')).toBeInTheDocument();
+  });
+
+  it('shows the overlay announced on joining once the picture arrives', async () => {
+    const socket = serverAnswering({ success: true, viewerCount: 1 });
+    renderPanel(socket);
+    await screen.findByText('Connecting to stream...');
+    socket.serverEmit('streamLayout', { overlay: true });
+    expect(screen.queryByLabelText('Camera overlay')).not.toBeInTheDocument();
+
+    await startPlaying(socket);
+
+    expect(screen.getByLabelText('Camera overlay')).toBeInTheDocument();
+  });
+
+  it('keeps the picture on screen while a new offer connects, then closes the old connection', async () => {
+    const socket = serverAnswering({ success: true, viewerCount: 1 });
+    renderPanel(socket);
+    await screen.findByText('Connecting to stream...');
+    const first = await startPlaying(socket);
+    const video = screen.getByLabelText<HTMLVideoElement>('Live stream');
+    const firstPicture = video.srcObject as MediaStream;
+    expect(firstPicture.getVideoTracks()).toEqual([first?.transceivers[0]?.receiver.track]);
+
+    // The broadcaster came back on a new socket (a reload) and offers again.
+    socket.serverEmit('offer', { offer: { type: 'offer', sdp: 'second-sdp' }, from: 'broadcaster-2' });
+    await advance(0);
+    const second = peerConnections.at(-1);
+
+    expect(peerConnections).toHaveLength(2);
+    expect(second?.remoteDescription).toEqual({ type: 'offer', sdp: 'second-sdp' });
+    expect(socket.payloadsOf('answer').at(-1)).toEqual({
+      targetId: 'broadcaster-2',
+      answer: { type: 'answer', sdp: 'answer-sdp' },
+    });
+    expect(first?.close).not.toHaveBeenCalled();
+    expect(screen.getByLabelText('Live stream')).toBe(video);
+    expect(video.srcObject).toBe(firstPicture);
+    expect(screen.queryByText('Connecting to stream...')).not.toBeInTheDocument();
+    socket.serverEmit('ice-candidate', { candidate: { candidate: 'new' }, from: 'broadcaster-2' });
+    await advance(0);
+    expect(second?.addIceCandidate).toHaveBeenCalledWith({ candidate: 'new' });
+
+    act(() => second?.deliverTracks());
+
+    expect((video.srcObject as MediaStream).getVideoTracks()).toEqual([
+      second?.transceivers[0]?.receiver.track,
+    ]);
+    expect(first?.close).toHaveBeenCalled();
+    expect(second?.close).not.toHaveBeenCalled();
+    // The old connection failing as it closes changes nothing.
+    act(() => first?.changeState('failed'));
+    expect(screen.queryByText('Connection lost. Trying to reconnect...')).not.toBeInTheDocument();
+    await advance(5_000);
+    expect(joins(socket)).toBe(1);
+  });
+
   it('explains a refusal, links to the event page and does not retry by itself', async () => {
     const socket = serverAnswering(
-      { success: false, error: 'You need a ticket to watch this stream' },
+      { success: false, code: 'TICKET_REQUIRED', error: 'You need a ticket to watch this stream' },
       { success: true, viewerCount: 2 },
     );
     const { user } = renderPanel(socket);
@@ -183,6 +319,24 @@ describe('viewer panel', () => {
     expect(screen.getByRole('link', { name: 'Go to the event page' })).toHaveAttribute('href', '/events/4');
     expect(screen.queryByLabelText('Live stream')).not.toBeInTheDocument();
     await advance(60_000);
+    expect(joins(socket)).toBe(1);
+
+    await user.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(joins(socket)).toBe(2);
+    expect(await screen.findByText('Connecting to stream...')).toBeInTheDocument();
+  });
+
+  it('gives the reason a seat was refused and a way to try again, without sending to the event page', async () => {
+    const socket = serverAnswering(
+      { success: false, code: 'NO_FREE_SEAT', error: NO_FREE_SEAT_REASON },
+      { success: true, viewerCount: 2 },
+    );
+    const { user } = renderPanel(socket);
+
+    expect(await screen.findByText('Could not join stream')).toBeInTheDocument();
+    expect(screen.getByText(NO_FREE_SEAT_REASON)).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Go to the event page' })).not.toBeInTheDocument();
+    await advance(30_000);
     expect(joins(socket)).toBe(1);
 
     await user.click(screen.getByRole('button', { name: 'Try again' }));
@@ -204,7 +358,7 @@ describe('viewer panel', () => {
   });
 
   it('joins again once the socket reconnects, and stops its timers when the page goes', async () => {
-    const socket = serverAnswering(notFound);
+    const socket = serverAnswering(notLive);
     const { showConnection, unmount } = renderPanel(socket);
     await screen.findByText('Waiting for stream to start');
 

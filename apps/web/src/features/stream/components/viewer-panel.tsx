@@ -24,6 +24,7 @@ function messageFor(connection: LiveConnection, status: ViewerStatus): string | 
   if (connection.status !== 'connected') return CONNECTING;
   switch (status.phase) {
     case 'playing':
+    case 'ended':
       return null;
     case 'connecting':
       return CONNECTING;
@@ -80,6 +81,8 @@ export function ViewerPanel({ socket, connection, eventId, userId, iceServers }:
         <ViewerCount count={viewerCount} />
       </div>
 
+      {status.phase === 'ended' ? <ShowEnded eventId={eventId} /> : null}
+
       {message ? (
         <div className="absolute inset-0 flex flex-col items-center justify-center gap-4 bg-black/75 p-6 text-center">
           <p role="status" className="text-lg font-medium text-white">
@@ -89,7 +92,9 @@ export function ViewerPanel({ socket, connection, eventId, userId, iceServers }:
             <>
               <p className="max-w-md text-sm text-slate-300">{status.reason}</p>
               <div className="flex flex-wrap justify-center gap-3">
-                <ButtonLink to={paths.eventDetails(eventId)}>Go to the event page</ButtonLink>
+                {status.code === 'TICKET_REQUIRED' ? (
+                  <ButtonLink to={paths.eventDetails(eventId)}>Go to the event page</ButtonLink>
+                ) : null}
                 <Button variant="inverse" onClick={tryAgain}>
                   Try again
                 </Button>
@@ -106,5 +111,20 @@ export function ViewerPanel({ socket, connection, eventId, userId, iceServers }:
         </Button>
       ) : null}
     </section>
+  );
+}
+
+/** The end-of-show screen: the creator stopped the stream on purpose, so nothing retries. */
+function ShowEnded({ eventId }: { eventId: number }) {
+  return (
+    <div className="absolute inset-0 flex flex-col items-center justify-center gap-3 bg-slate-950/95 p-6 text-center">
+      <h2 className="text-2xl font-bold text-white">The show has ended</h2>
+      <p className="max-w-md text-slate-300">
+        Thanks for watching. Should the creator go live again, the stream comes back here by itself.
+      </p>
+      <ButtonLink to={paths.eventDetails(eventId)} variant="inverse">
+        Back to the event page
+      </ButtonLink>
+    </div>
   );
 }

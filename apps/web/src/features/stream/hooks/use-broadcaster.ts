@@ -1,10 +1,16 @@
-import type { IceCandidate, SessionDescription } from '@stagedoor/shared/realtime';
-import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
-import { mediaErrorMessage } from '../../../lib/media';
+import {
+  SFU_PEER_ID,
+  type IceCandidate,
+  type MediaMode,
+  type SessionDescription,
+} from '@stagedoor/shared/realtime';
+import { useCallback, useEffect, useEffectEvent, useRef, useState, useSyncExternalStore } from 'react';
+import { mediaErrorMessage, type DeviceChoice } from '../../../lib/media';
 import { notify } from '../../../lib/notify';
 import type { LiveSocket } from '../../../lib/socket';
 import { BroadcastMedia, layoutOf, type SourceKind } from '../lib/broadcast-media';
 import { BroadcasterPeers } from '../lib/broadcaster-peers';
+import { rememberSources, rememberedSources } from '../lib/studio-memory';
 
 type Options = {
   socket: LiveSocket | null;
@@ -12,6 +18,7 @@ type Options = {
   eventId: number;
   userId: number;
   iceServers: RTCIceServer[];
+  media: MediaMode;
 };
 
 const ADD_FAILED: Record<SourceKind, string> = {
@@ -23,12 +30,16 @@ const SOCKET_UNAVAILABLE = 'El socket no está disponible';
 
 /**
  * The creator's side of a stream (spec §4 "Stream, creator side"): camera and screen sources, the
- * server's start and stop, and a peer connection per viewer while live.
+ * server's start and stop, and the peer connections while live: one per viewer peer to peer, one to
+ * the media server with Janus. A studio reloaded (or reopened after a crash) while its show is live
+ * offers to resume it before the server's grace period ends.
  */
-export function useBroadcaster({ socket, isConnected, eventId, userId, iceServers }: Options) {
+export function useBroadcaster({ socket, isConnected, eventId, userId, iceServers, media: mode }: Options) {
   const [media] = useState(() => new BroadcastMedia());
-  const sources = useSyncExternalStore(media.subscribe, media.getSnapshot);
+  const state = useSyncExternalStore(media.subscribe, media.getSnapshot);
   const [isLive, setIsLive] = useState(false);
+  /** The server says the show is live, but not from this page: it can be resumed here. */
+  const [isResumable, setIsResumable] = useState(false);
   const [viewerCount, setViewerCount] = useState(0);
   const [pendingSource, setPendingSource] = useState<SourceKind | null>(null);
   const [isSwitching, setIsSwitching] = useState(false);
@@ -42,38 +53,50 @@ export function useBroadcaster({ socket, isConnected, eventId, userId, iceServer
   // Leaving the page releases the camera and the screen.
   useEffect(() => () => media.release(), [media]);
 
-  // Signalling: one peer connection per viewer who joins, fed the current sources.
+  // Signalling: the peer connections, fed the current sources; the layout goes to the server too.
   useEffect(() => {
     if (!socket) return;
-    const peers = new BroadcasterPeers({
+    const current = new BroadcasterPeers({
       iceServers,
       sendOffer: (targetId, offer) => socket.emit('offer', { targetId, offer }),
       sendCandidate: (targetId, candidate) => socket.emit('ice-candidate', { targetId, candidate }),
+      // The media server's connection broke while live: publish again.
+      onFailed: (peerId) => {
+        if (peerId === SFU_PEER_ID && isLiveRef.current)
+          void current.connect(SFU_PEER_ID).catch(warn('Could not publish'));
+      },
     });
-    peersRef.current = peers;
-    const warn = (what: string) => (error: unknown) => console.warn(what, error);
-    const syncLayout = (changed?: SourceKind) =>
-      peers.setLayout(layoutOf(media.getSnapshot())).catch((error: unknown) => {
+    peersRef.current = current;
+    const syncLayout = (changed?: SourceKind) => {
+      const layout = layoutOf(media.getSnapshot());
+      if (isLiveRef.current) socket.emit('streamLayout', { eventId, overlay: layout.overlay !== null });
+      current.setLayout(layout).catch((error: unknown) => {
         console.warn('A viewer refused a track', error);
         if (changed) notify(ADD_FAILED[changed], 'error');
       });
-    void syncLayout();
+    };
+    syncLayout();
     const unsubscribe = media.subscribe(syncLayout);
 
-    const onViewerJoined = ({ viewerId }: { viewerId: string }) =>
-      void peers.addViewer(viewerId).catch(warn('Could not make an offer to a viewer'));
-    const onViewerLeft = ({ viewerId }: { viewerId: string }) => peers.removeViewer(viewerId);
+    // With Janus, viewers are the media server's to connect: this page only ever talks to SFU_PEER_ID.
+    const onViewerJoined = ({ viewerId }: { viewerId: string }) => {
+      if (mode === 'p2p') void current.connect(viewerId).catch(warn('Could not make an offer to a viewer'));
+    };
+    const onViewerLeft = ({ viewerId }: { viewerId: string }) => current.disconnect(viewerId);
     const onAnswer = ({ answer, from }: { answer: SessionDescription; from: string }) =>
-      void peers.handleAnswer(from, answer).catch(warn("Could not apply a viewer's answer"));
+      void current.handleAnswer(from, answer).catch(warn("Could not apply a viewer's answer"));
     const onCandidate = ({ candidate, from }: { candidate: IceCandidate; from: string }) =>
-      void peers.handleCandidate(from, candidate).catch(warn('Bad ICE candidate'));
+      void current.handleCandidate(from, candidate).catch(warn('Bad ICE candidate'));
     const onViewerCount = ({ viewerCount: count }: { viewerCount: number }) => setViewerCount(count);
+    // The grace period ran out (or another tab stopped it): there is nothing left to resume.
+    const onStreamEnded = () => setIsResumable(false);
 
     socket.on('viewerJoined', onViewerJoined);
     socket.on('viewerLeft', onViewerLeft);
     socket.on('answer', onAnswer);
     socket.on('ice-candidate', onCandidate);
     socket.on('viewerCountUpdate', onViewerCount);
+    socket.on('streamEnded', onStreamEnded);
     return () => {
       unsubscribe();
       socket.off('viewerJoined', onViewerJoined);
@@ -81,10 +104,26 @@ export function useBroadcaster({ socket, isConnected, eventId, userId, iceServer
       socket.off('answer', onAnswer);
       socket.off('ice-candidate', onCandidate);
       socket.off('viewerCountUpdate', onViewerCount);
-      peers.closeAll();
+      socket.off('streamEnded', onStreamEnded);
+      current.closeAll();
       peersRef.current = null;
     };
-  }, [socket, iceServers, media]);
+  }, [socket, iceServers, media, eventId, mode]);
+
+  /** Takes the stream as this socket's: the server confirms, then the viewers (or Janus) get offers. */
+  const goLive = async (): Promise<boolean> => {
+    if (!socket) return false;
+    const answer = await socket.emitWithAck('startStream', { eventId, userId });
+    if (!answer.success) return false;
+    setIsLive(true);
+    isLiveRef.current = true;
+    setIsResumable(false);
+    socket.emit('streamLayout', { eventId, overlay: layoutOf(media.getSnapshot()).overlay !== null });
+    if (mode === 'janus') await peersRef.current?.connect(SFU_PEER_ID);
+    return true;
+  };
+  /** The same, for the effect below: an Effect Event may only be called from Effects, not from `start`. */
+  const goLiveAgain = useEffectEvent(goLive);
 
   // On every (re)connection: the current count, and the stream taken back if it was live.
   useEffect(() => {
@@ -93,15 +132,16 @@ export function useBroadcaster({ socket, isConnected, eventId, userId, iceServer
     socket.emitWithAck('connectToStream', { eventId, userId }).then(
       (answer) => {
         if (!active) return;
-        if (answer.success) setViewerCount(answer.viewerCount);
-        else notify('Error connecting to stream', 'error');
+        if (!answer.success) return notify('Error connecting to stream', 'error');
+        setViewerCount(answer.viewerCount);
+        if (!isLiveRef.current) setIsResumable(answer.isLive);
       },
       () => active && notify('Error connecting to stream', 'error'),
     );
     if (isLiveRef.current) {
-      socket.emitWithAck('startStream', { eventId, userId }).then(
-        (answer) => {
-          if (!active || answer.success) return;
+      goLiveAgain().then(
+        (started) => {
+          if (!active || started) return;
           setIsLive(false);
           notify('Error starting stream', 'error');
         },
@@ -121,19 +161,27 @@ export function useBroadcaster({ socket, isConnected, eventId, userId, iceServer
     };
   }, [socket, eventId]);
 
-  const toggleSource = async (kind: SourceKind) => {
-    if (sources[kind]) {
-      media.stop(kind);
-      return;
-    }
+  // What a reloaded studio resumes with.
+  useEffect(() => {
+    if (isLive) rememberSources(eventId, state);
+  }, [isLive, eventId, state]);
+
+  const openSource = async (kind: SourceKind): Promise<boolean> => {
     setPendingSource(kind);
     try {
       await (kind === 'camera' ? media.startCamera() : media.startScreen());
+      return true;
     } catch (error) {
       notify(mediaErrorMessage(error), 'error');
+      return false;
     } finally {
       setPendingSource(null);
     }
+  };
+
+  const toggleSource = async (kind: SourceKind) => {
+    if (state[kind]) media.stop(kind);
+    else await openSource(kind);
   };
 
   const start = async () => {
@@ -143,14 +191,21 @@ export function useBroadcaster({ socket, isConnected, eventId, userId, iceServer
     }
     setIsSwitching(true);
     try {
-      const answer = await socket.emitWithAck('startStream', { eventId, userId });
-      if (answer.success) setIsLive(true);
-      else notify('Error starting stream', 'error');
+      if (!(await goLive())) notify('Error starting stream', 'error');
     } catch {
       notify('Error starting stream', 'error');
     } finally {
       setIsSwitching(false);
     }
+  };
+
+  /** One click after a reload: the sources used before, then the stream taken back. */
+  const resume = async () => {
+    for (const kind of rememberedSources(eventId)) {
+      if (!media.getSnapshot()[kind]) await openSource(kind);
+    }
+    const { camera, screen } = media.getSnapshot();
+    if (camera || screen) await start();
   };
 
   const stop = async () => {
@@ -163,6 +218,8 @@ export function useBroadcaster({ socket, isConnected, eventId, userId, iceServer
       const answer = await socket.emitWithAck('stopStream', { eventId });
       if (answer.success) {
         setIsLive(false);
+        // Before the media goes: releasing it is a layout change, which a live page would announce.
+        isLiveRef.current = false;
         peersRef.current?.closeAll();
         media.release();
         setViewerCount(0);
@@ -176,15 +233,28 @@ export function useBroadcaster({ socket, isConnected, eventId, userId, iceServer
     }
   };
 
+  const stats = useCallback(() => peersRef.current?.stats() ?? Promise.resolve([]), []);
+
+  const chooseDevices = (devices: DeviceChoice) =>
+    media.chooseDevices(devices).catch((error: unknown) => notify(mediaErrorMessage(error), 'error'));
+
   return {
-    sources,
-    hasSource: Boolean(sources.camera || sources.screen),
+    sources: state,
+    hasSource: Boolean(state.camera || state.screen),
     pendingSource,
     isLive,
+    isResumable,
     isSwitching,
     viewerCount,
+    stats,
     toggleSource,
     start,
+    resume,
     stop,
+    chooseDevices,
+    setMicrophoneMuted: (muted: boolean) => media.setMicrophoneMuted(muted),
+    setCameraOff: (off: boolean) => media.setCameraOff(off),
   };
 }
+
+const warn = (what: string) => (error: unknown) => console.warn(what, error);

@@ -1,21 +1,27 @@
 import { VIEWER_RETRY_MS, WAITING_FOR_STREAM_RETRY_MS } from '@stagedoor/shared/limits';
-import { JOIN_STREAM_MARK, type IceCandidate, type SessionDescription } from '@stagedoor/shared/realtime';
+import {
+  JOIN_STREAM_MARK,
+  type IceCandidate,
+  type LiveErrorCode,
+  type SessionDescription,
+  type StreamEndReason,
+  type StreamLayout,
+} from '@stagedoor/shared/realtime';
 import { useEffect, useState } from 'react';
 import type { LiveSocket } from '../../../lib/socket';
 import { NO_PICTURE, ViewerPeer, type ViewerPicture } from '../lib/viewer-peer';
 
-/** The server's answer to joining a stream that is not live (DESIGN.md "Live"). */
-const STREAM_NOT_FOUND = 'Stream not found';
-
 export type ViewerStatus =
   /** Asking to join, or joined and waiting for the broadcaster's offer. */
   | { phase: 'connecting' }
-  /** Nothing is live yet (or any more); joining again soon. */
+  /** Nothing is live yet; joining again when the server says it started, or soon. */
   | { phase: 'waiting'; message: string }
   /** Something went wrong; joining again soon. */
   | { phase: 'retrying'; message: string }
-  /** The server will not let this account watch (no ticket, …); only the user can change that. */
-  | { phase: 'refused'; message: string; reason: string }
+  /** The server will not let this account watch (no ticket, no free seat…); only the user can change that. */
+  | { phase: 'refused'; message: string; reason: string; code: LiveErrorCode }
+  /** The creator ended the show; it plays again by itself should they go live again. */
+  | { phase: 'ended' }
   | { phase: 'playing' };
 
 type Options = {
@@ -26,14 +32,19 @@ type Options = {
   iceServers: RTCIceServer[];
 };
 
+const NO_OVERLAY: StreamLayout = { overlay: false };
+
 /**
  * A viewer's stream (spec §4 "Stream, viewer side"): joins while the socket is connected, answers the
- * broadcaster's offer, and joins again after 5 s on a lost connection, an offer error or the stream's
- * end, or after 20 s while nothing is live.
+ * broadcaster's offer (or the media server's), and joins again after 5 s on a lost connection, an offer
+ * error or a lost broadcaster, after 20 s while nothing is live, and at once when the server says the
+ * show started. A new offer replaces the connection without a black gap: the last picture stays until
+ * the new one arrives, so a broadcaster who reconnects shows as a frozen frame.
  */
 export function useViewerStream({ socket, isConnected, eventId, userId, iceServers }: Options) {
   const [status, setStatus] = useState<ViewerStatus>({ phase: 'connecting' });
   const [picture, setPicture] = useState<ViewerPicture>(NO_PICTURE);
+  const [layout, setLayout] = useState<StreamLayout>(NO_OVERLAY);
   const [viewerCount, setViewerCount] = useState(0);
   /** Bumped by "Try again" after a refusal, which runs the effect again. */
   const [attempt, setAttempt] = useState(0);
@@ -41,23 +52,33 @@ export function useViewerStream({ socket, isConnected, eventId, userId, iceServe
   useEffect(() => {
     if (!socket || !isConnected) return;
     let active = true;
-    let peer: ViewerPeer | null = null;
+    /** The connection on screen, and the one replacing it until it has a picture. */
+    let shown: ViewerPeer | null = null;
+    let incoming: ViewerPeer | null = null;
+    let phase: ViewerStatus['phase'] = 'connecting';
     let retryTimer: ReturnType<typeof setTimeout> | undefined;
 
-    const closePeer = () => {
-      peer?.close();
-      peer = null;
+    const show = (next: ViewerStatus) => {
+      phase = next.phase;
+      setStatus(next);
+    };
+
+    const closePeers = () => {
+      shown?.close();
+      incoming?.close();
+      shown = incoming = null;
       setPicture(NO_PICTURE);
     };
 
     const joinAgainIn = (delay: number, next: ViewerStatus) => {
-      closePeer();
-      setStatus(next);
+      closePeers();
+      show(next);
       clearTimeout(retryTimer);
       retryTimer = setTimeout(join, delay);
     };
 
     const join = async () => {
+      clearTimeout(retryTimer);
       try {
         // Where a viewer's wait for the picture starts: `npm run bench` measures from this mark.
         performance.mark(JOIN_STREAM_MARK);
@@ -66,14 +87,20 @@ export function useViewerStream({ socket, isConnected, eventId, userId, iceServe
         if (answer.success) {
           setViewerCount(answer.viewerCount);
           // The broadcaster's offer may have overtaken this answer: a picture already playing stays.
-          setStatus((current) => (current.phase === 'playing' ? current : { phase: 'connecting' }));
-        } else if (answer.error === STREAM_NOT_FOUND) {
+          if (phase !== 'playing') show({ phase: 'connecting' });
+        } else if (answer.code === 'STREAM_NOT_LIVE') {
           joinAgainIn(WAITING_FOR_STREAM_RETRY_MS, {
             phase: 'waiting',
             message: 'Waiting for stream to start',
           });
         } else {
-          setStatus({ phase: 'refused', message: 'Could not join stream', reason: answer.error });
+          closePeers();
+          show({
+            phase: 'refused',
+            message: 'Could not join stream',
+            reason: answer.error,
+            code: answer.code,
+          });
         }
       } catch {
         if (active) joinAgainIn(VIEWER_RETRY_MS, { phase: 'retrying', message: 'Error joining stream' });
@@ -83,27 +110,39 @@ export function useViewerStream({ socket, isConnected, eventId, userId, iceServe
     const onOffer = async ({ offer, from }: { offer: SessionDescription; from: string }) => {
       // An offer means this viewer is in the stream: a retry still pending would only start it over.
       clearTimeout(retryTimer);
-      closePeer();
-      const current = new ViewerPeer({
+      incoming?.close();
+      const next: ViewerPeer = new ViewerPeer({
         iceServers,
         broadcasterId: from,
         sendCandidate: (candidate) => socket.emit('ice-candidate', { targetId: from, candidate }),
-        onPicture: (next) => {
-          setPicture(next);
-          if (next.main) setStatus({ phase: 'playing' });
+        onPicture: (received) => {
+          if (!received.main) return;
+          if (incoming === next) {
+            shown?.close();
+            shown = next;
+            incoming = null;
+          }
+          if (shown !== next) return;
+          setPicture(received);
+          show({ phase: 'playing' });
         },
-        onConnectionLost: () =>
+        onConnectionLost: () => {
+          // A connection being replaced may fail quietly: its successor carries on.
+          if (next !== incoming && (next !== shown || incoming)) return;
           joinAgainIn(VIEWER_RETRY_MS, {
             phase: 'retrying',
             message: 'Connection lost. Trying to reconnect...',
-          }),
+          });
+        },
       });
-      peer = current;
+      incoming = next;
+      // Replaced by a newer offer (or closed) while applying this one: it has nothing to say any more.
+      const isCurrent = () => next === incoming || next === shown;
       try {
-        const answer = await current.accept(offer);
-        if (peer === current) socket.emit('answer', { targetId: from, answer });
+        const answer = await next.accept(offer);
+        if (isCurrent()) socket.emit('answer', { targetId: from, answer });
       } catch (error) {
-        if (peer !== current) return;
+        if (!isCurrent()) return;
         console.warn('Could not answer the broadcaster', error);
         joinAgainIn(VIEWER_RETRY_MS, {
           phase: 'retrying',
@@ -112,32 +151,54 @@ export function useViewerStream({ socket, isConnected, eventId, userId, iceServe
       }
     };
     const onCandidate = ({ candidate, from }: { candidate: IceCandidate; from: string }) => {
-      peer?.addCandidate(from, candidate).catch((error: unknown) => console.warn('Bad ICE candidate', error));
+      (incoming ?? shown)
+        ?.addCandidate(from, candidate)
+        .catch((error: unknown) => console.warn('Bad ICE candidate', error));
     };
-    const onStreamEnded = () =>
+    const onStreamStarted = () => {
+      // Waiting for the show, or after its end: join now rather than at the next retry.
+      if (phase === 'waiting' || phase === 'ended') void join();
+    };
+    const onStreamEnded = ({ reason }: { reason: StreamEndReason }) => {
+      if (reason === 'stopped') {
+        clearTimeout(retryTimer);
+        closePeers();
+        show({ phase: 'ended' });
+        return;
+      }
       joinAgainIn(VIEWER_RETRY_MS, {
         phase: 'retrying',
         message: 'Stream has ended. Trying to reconnect...',
       });
+    };
     const onViewerCount = ({ viewerCount: count }: { viewerCount: number }) => setViewerCount(count);
 
     socket.on('offer', onOffer);
     socket.on('ice-candidate', onCandidate);
+    socket.on('streamStarted', onStreamStarted);
     socket.on('streamEnded', onStreamEnded);
+    socket.on('streamLayout', setLayout);
     socket.on('viewerCountUpdate', onViewerCount);
     void join();
 
     return () => {
       active = false;
       clearTimeout(retryTimer);
-      closePeer();
+      closePeers();
       setStatus({ phase: 'connecting' });
       socket.off('offer', onOffer);
       socket.off('ice-candidate', onCandidate);
+      socket.off('streamStarted', onStreamStarted);
       socket.off('streamEnded', onStreamEnded);
+      socket.off('streamLayout', setLayout);
       socket.off('viewerCountUpdate', onViewerCount);
     };
   }, [socket, isConnected, eventId, userId, iceServers, attempt]);
 
-  return { status, picture, viewerCount, tryAgain: () => setAttempt((count) => count + 1) };
+  return {
+    status,
+    picture: { main: picture.main, overlay: layout.overlay ? picture.overlay : null },
+    viewerCount,
+    tryAgain: () => setAttempt((count) => count + 1),
+  };
 }

@@ -3,6 +3,7 @@ import { HIGH_QUALITY_CAMERA } from '../../../lib/media';
 import {
   domError,
   fakeCapture,
+  type FakeTrack,
   removeMediaDevices,
   stubMediaDevices,
   videoTrackOf,
@@ -38,6 +39,16 @@ describe('layoutOf', () => {
       audio: camera.getAudioTracks()[0],
     });
     expect(pictureOf({ camera, screen })).toEqual({ main: screen, overlay: camera });
+  });
+
+  it('sends no overlay while the camera is off, and keeps its black picture as the main one', () => {
+    expect(layoutOf({ camera, screen, isCameraOff: true })).toEqual({
+      main: screen.getVideoTracks()[0],
+      overlay: null,
+      audio: camera.getAudioTracks()[0],
+    });
+    expect(pictureOf({ camera, screen, isCameraOff: true })).toEqual({ main: screen, overlay: null });
+    expect(pictureOf({ camera, screen: null, isCameraOff: true })).toEqual({ main: camera, overlay: null });
   });
 
   it('sends a screen alone without overlay or sound', () => {
@@ -128,7 +139,71 @@ describe('BroadcastMedia', () => {
 
     media.release();
 
-    expect(media.getSnapshot()).toEqual({ camera: null, screen: null });
+    expect(media.getSnapshot()).toMatchObject({ camera: null, screen: null });
     for (const track of [...camera.getTracks(), ...screen.getTracks()]) expect(track.stop).toHaveBeenCalled();
+  });
+
+  it('opens an open camera again on the chosen devices, and remembers them for the next one', async () => {
+    const first = fakeCapture('first');
+    const chosen = fakeCapture('chosen');
+    devices.getUserMedia.mockResolvedValueOnce(first).mockResolvedValueOnce(chosen);
+    const media = new BroadcastMedia();
+    await media.startCamera();
+
+    await media.chooseDevices({ cameraId: 'cam-2', microphoneId: 'mic-2' });
+
+    expect(devices.getUserMedia).toHaveBeenLastCalledWith({
+      video: { ...(HIGH_QUALITY_CAMERA.video as MediaTrackConstraints), deviceId: { exact: 'cam-2' } },
+      audio: { ...(HIGH_QUALITY_CAMERA.audio as MediaTrackConstraints), deviceId: { exact: 'mic-2' } },
+    });
+    expect(media.getSnapshot()).toMatchObject({
+      camera: chosen,
+      devices: { cameraId: 'cam-2', microphoneId: 'mic-2' },
+    });
+    expect(videoTrackOf(first)?.stop).toHaveBeenCalled();
+    // The choice replaced the first picture: no high-quality upgrade comes to undo it.
+    await vi.advanceTimersByTimeAsync(CAMERA_UPGRADE_DELAY_MS);
+    expect(devices.getUserMedia).toHaveBeenCalledTimes(2);
+
+    media.stop('camera');
+    devices.getUserMedia.mockResolvedValueOnce(fakeCapture('again'));
+    await media.startCamera();
+    expect(devices.getUserMedia).toHaveBeenLastCalledWith({
+      video: { deviceId: { exact: 'cam-2' } },
+      audio: { deviceId: { exact: 'mic-2' } },
+    });
+  });
+
+  it('only remembers the devices when no camera is open', async () => {
+    const media = new BroadcastMedia();
+
+    await media.chooseDevices({ cameraId: 'cam-2', microphoneId: null });
+
+    expect(devices.getUserMedia).not.toHaveBeenCalled();
+    expect(media.getSnapshot().devices).toEqual({ cameraId: 'cam-2', microphoneId: null });
+  });
+
+  it('mutes the microphone and turns the camera off, also on the high-quality camera that follows', async () => {
+    const first = fakeCapture('first');
+    const better = fakeCapture('better');
+    devices.getUserMedia.mockResolvedValueOnce(first).mockResolvedValueOnce(better);
+    const media = new BroadcastMedia();
+    await media.startCamera();
+    const enabled = (stream: MediaStream) =>
+      stream.getTracks().map((track) => (track as unknown as FakeTrack).enabled);
+
+    media.setMicrophoneMuted(true);
+    media.setCameraOff(true);
+    expect(enabled(first)).toEqual([false, false]);
+    expect(media.getSnapshot()).toMatchObject({ isMicrophoneMuted: true, isCameraOff: true });
+
+    await vi.advanceTimersByTimeAsync(CAMERA_UPGRADE_DELAY_MS);
+    expect(media.getSnapshot().camera).toBe(better);
+    expect(enabled(better)).toEqual([false, false]);
+
+    media.setMicrophoneMuted(false);
+    expect(enabled(better)).toEqual([false, true]);
+    media.setCameraOff(false);
+    expect(enabled(better)).toEqual([true, true]);
   });
 });

@@ -1,22 +1,48 @@
-import { HIGH_QUALITY_CAMERA, acquireCamera, acquireScreen, stopTracks } from '../../../lib/media';
+import {
+  BASIC_CAMERA,
+  DEFAULT_DEVICES,
+  HIGH_QUALITY_CAMERA,
+  acquireCamera,
+  acquireScreen,
+  onDevices,
+  stopTracks,
+  type DeviceChoice,
+} from '../../../lib/media';
 import type { BroadcastLayout } from './broadcast-protocol';
 
 export type SourceKind = 'camera' | 'screen';
 
-export type BroadcastSources = { readonly camera: MediaStream | null; readonly screen: MediaStream | null };
+/** What the studio captures and how: its sources, the microphone and camera switches, the devices. */
+export type BroadcastState = {
+  readonly camera: MediaStream | null;
+  readonly screen: MediaStream | null;
+  /** The microphone sends silence. */
+  readonly isMicrophoneMuted: boolean;
+  /** The camera sends black frames, and no overlay shows. */
+  readonly isCameraOff: boolean;
+  readonly devices: DeviceChoice;
+};
 
-const NO_SOURCES: BroadcastSources = { camera: null, screen: null };
+type Sources = Pick<BroadcastState, 'camera' | 'screen'> & { isCameraOff?: boolean };
+
+const INITIAL: BroadcastState = {
+  camera: null,
+  screen: null,
+  isMicrophoneMuted: false,
+  isCameraOff: false,
+  devices: DEFAULT_DEVICES,
+};
 
 /** How long the first camera picture is used before it is re-acquired in high quality (spec §9). */
 export const CAMERA_UPGRADE_DELAY_MS = 1000;
 
-/** The screen is the main picture when there is one, with the camera as overlay (spec §4). */
-export function pictureOf({ camera, screen }: BroadcastSources) {
-  return { main: screen ?? camera, overlay: screen ? camera : null };
+/** The screen is the main picture when there is one, with the camera as overlay (spec §4), unless it is off. */
+export function pictureOf({ camera, screen, isCameraOff = false }: Sources) {
+  return { main: screen ?? camera, overlay: screen && !isCameraOff ? camera : null };
 }
 
 /** The tracks viewers receive for these sources. */
-export function layoutOf(sources: BroadcastSources): BroadcastLayout {
+export function layoutOf(sources: Sources): BroadcastLayout {
   const { main, overlay } = pictureOf(sources);
   return {
     main: main?.getVideoTracks()[0] ?? null,
@@ -33,7 +59,7 @@ type Listener = (changed: SourceKind) => void;
  * granted at that moment.
  */
 export class BroadcastMedia {
-  private sources = NO_SOURCES;
+  private state = INITIAL;
   private readonly listeners = new Set<Listener>();
   /** Bumped by `release()`: a capture granted for an older generation is stopped, not shown. */
   private generation = 0;
@@ -46,12 +72,12 @@ export class BroadcastMedia {
     };
   };
 
-  readonly getSnapshot = () => this.sources;
+  readonly getSnapshot = () => this.state;
 
   /** Opens the camera; rejects with the browser's error when it cannot. */
   async startCamera(): Promise<void> {
     const generation = this.generation;
-    const stream = await acquireCamera();
+    const stream = await acquireCamera(onDevices(BASIC_CAMERA, this.state.devices));
     if (!this.adopt('camera', stream, generation)) return;
     clearTimeout(this.upgradeTimer);
     this.upgradeTimer = setTimeout(
@@ -67,21 +93,43 @@ export class BroadcastMedia {
   }
 
   stop(kind: SourceKind): void {
-    const stream = this.sources[kind];
+    const stream = this.state[kind];
     if (!stream) return;
     if (kind === 'camera') clearTimeout(this.upgradeTimer);
     stopTracks(stream);
-    this.set({ ...this.sources, [kind]: null }, kind);
+    this.set({ [kind]: null }, kind);
+  }
+
+  /** Switches to other devices; a camera that is on is opened again on them (rejects when it cannot). */
+  async chooseDevices(devices: DeviceChoice): Promise<void> {
+    this.set({ devices }, 'camera');
+    const current = this.state.camera;
+    if (!current) return;
+    clearTimeout(this.upgradeTimer);
+    const generation = this.generation;
+    const stream = await acquireCamera(onDevices(HIGH_QUALITY_CAMERA, devices), []);
+    if (this.state.camera !== current) stopTracks(stream);
+    else this.adopt('camera', stream, generation);
+  }
+
+  setMicrophoneMuted(isMicrophoneMuted: boolean): void {
+    this.set({ isMicrophoneMuted }, 'camera');
+    this.applySwitches(this.state.camera);
+  }
+
+  setCameraOff(isCameraOff: boolean): void {
+    this.set({ isCameraOff }, 'camera');
+    this.applySwitches(this.state.camera);
   }
 
   /** Stops every capture, now and any still being granted. */
   release(): void {
     this.generation++;
     clearTimeout(this.upgradeTimer);
-    const { camera, screen } = this.sources;
+    const { camera, screen } = this.state;
     stopTracks(camera);
     stopTracks(screen);
-    this.sources = NO_SOURCES;
+    this.state = { ...this.state, camera: null, screen: null };
     if (camera) this.notify('camera');
     if (screen) this.notify('screen');
   }
@@ -94,31 +142,37 @@ export class BroadcastMedia {
     }
     // The user ends a screen share from the browser's own bar; a camera ends when it is unplugged.
     stream.getVideoTracks()[0]?.addEventListener('ended', () => {
-      if (this.sources[kind] === stream) this.stop(kind);
+      if (this.state[kind] === stream) this.stop(kind);
     });
-    const previous = this.sources[kind];
-    this.set({ ...this.sources, [kind]: stream }, kind);
+    if (kind === 'camera') this.applySwitches(stream);
+    const previous = this.state[kind];
+    this.set({ [kind]: stream }, kind);
     stopTracks(previous);
     return true;
+  }
+
+  private applySwitches(camera: MediaStream | null) {
+    camera?.getAudioTracks().forEach((track) => (track.enabled = !this.state.isMicrophoneMuted));
+    camera?.getVideoTracks().forEach((track) => (track.enabled = !this.state.isCameraOff));
   }
 
   private async upgradeCamera(first: MediaStream, generation: number) {
     let better: MediaStream;
     try {
-      better = await acquireCamera(HIGH_QUALITY_CAMERA, []);
+      better = await acquireCamera(onDevices(HIGH_QUALITY_CAMERA, this.state.devices), []);
     } catch (error) {
       console.warn('Keeping the first camera picture: the high-quality one was refused', error);
       return;
     }
-    if (this.sources.camera !== first) {
+    if (this.state.camera !== first) {
       stopTracks(better);
       return;
     }
     this.adopt('camera', better, generation);
   }
 
-  private set(sources: BroadcastSources, changed: SourceKind) {
-    this.sources = sources;
+  private set(change: Partial<BroadcastState>, changed: SourceKind) {
+    this.state = { ...this.state, ...change };
     this.notify(changed);
   }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { FakeTrack, peerConnectionFactory } from '../testing/fake-media';
+import { FakeTrack, peerConnectionFactory, statsReport } from '../testing/fake-media';
 import type { BroadcastLayout } from './broadcast-protocol';
 import { BroadcasterPeers } from './broadcaster-peers';
 
@@ -10,13 +10,15 @@ function setup() {
   const factory = peerConnectionFactory();
   const sendOffer = vi.fn();
   const sendCandidate = vi.fn();
+  const onFailed = vi.fn();
   const peers = new BroadcasterPeers({
     iceServers: [{ urls: 'stun:stun.example.org' }],
     sendOffer,
     sendCandidate,
+    onFailed,
     createPeerConnection: factory.create,
   });
-  return { peers, created: factory.created, sendOffer, sendCandidate };
+  return { peers, created: factory.created, sendOffer, sendCandidate, onFailed };
 }
 
 const camera: BroadcastLayout = {
@@ -30,7 +32,7 @@ describe('BroadcasterPeers', () => {
     const { peers, created, sendOffer } = setup();
     await peers.setLayout(camera);
 
-    await peers.addViewer('viewer-1');
+    await peers.connect('viewer-1');
 
     const [connection] = created;
     expect(connection?.configuration).toEqual({ iceServers: [{ urls: 'stun:stun.example.org' }] });
@@ -39,16 +41,14 @@ describe('BroadcasterPeers', () => {
       [null, 'sendonly'],
       [camera.audio, 'sendonly'],
     ]);
-    expect(connection?.channels[0]?.init).toEqual({ negotiated: true, id: 0 });
     expect(sendOffer).toHaveBeenCalledWith('viewer-1', { type: 'offer', sdp: 'offer-sdp' });
   });
 
-  it('swaps the tracks of every viewer for a new layout and tells them about the overlay', async () => {
-    const { peers, created } = setup();
+  it('swaps the tracks of every viewer for a new layout, without a new offer', async () => {
+    const { peers, created, sendOffer } = setup();
     await peers.setLayout(camera);
-    await peers.addViewer('viewer-1');
-    await peers.addViewer('viewer-2');
-    created.forEach((connection) => connection.channels[0]?.open());
+    await peers.connect('viewer-1');
+    await peers.connect('viewer-2');
 
     const screen = track('video', 'screen');
     await peers.setLayout({ main: screen, overlay: camera.main, audio: camera.audio });
@@ -59,23 +59,27 @@ describe('BroadcasterPeers', () => {
         camera.main,
         camera.audio,
       ]);
-      expect(connection.channels[0]?.send).toHaveBeenLastCalledWith(JSON.stringify({ overlay: true }));
     }
+    expect(sendOffer).toHaveBeenCalledTimes(2);
   });
 
-  it('tells a viewer the layout as soon as their channel opens', async () => {
+  it('offers a peer who connects later the layout of the moment', async () => {
     const { peers, created } = setup();
-    await peers.setLayout({ ...camera, overlay: track('video', 'camera') });
-    await peers.addViewer('viewer-1');
+    const screen = track('video', 'screen');
+    await peers.setLayout({ main: screen, overlay: camera.main, audio: camera.audio });
 
-    created[0]?.channels[0]?.open();
+    await peers.connect('sfu');
 
-    expect(created[0]?.channels[0]?.send).toHaveBeenCalledWith(JSON.stringify({ overlay: true }));
+    expect(created[0]?.transceivers.map(({ sender }) => sender.track)).toEqual([
+      screen,
+      camera.main,
+      camera.audio,
+    ]);
   });
 
   it('holds candidates until the answer, then applies them; ignores unknown viewers', async () => {
     const { peers, created } = setup();
-    await peers.addViewer('viewer-1');
+    await peers.connect('viewer-1');
     const connection = created[0];
 
     await peers.handleCandidate('viewer-1', { candidate: 'early' });
@@ -93,7 +97,7 @@ describe('BroadcasterPeers', () => {
 
   it('sends its own candidates to the viewer they belong to', async () => {
     const { peers, created, sendCandidate } = setup();
-    await peers.addViewer('viewer-1');
+    await peers.connect('viewer-1');
 
     created[0]?.gatherCandidate({ candidate: 'host', sdpMid: '0' });
 
@@ -101,28 +105,59 @@ describe('BroadcasterPeers', () => {
   });
 
   it('closes the connection of a viewer who leaves, rejoins or whose connection fails', async () => {
-    const { peers, created } = setup();
-    await peers.addViewer('viewer-1');
-    await peers.addViewer('viewer-1');
+    const { peers, created, onFailed } = setup();
+    await peers.connect('viewer-1');
+    await peers.connect('viewer-1');
     expect(created[0]?.close).toHaveBeenCalled();
-    expect(peers.viewerIds).toEqual(['viewer-1']);
+    expect(peers.peerIds).toEqual(['viewer-1']);
 
     created[1]?.changeState('failed');
-    expect(peers.viewerIds).toEqual([]);
+    expect(peers.peerIds).toEqual([]);
+    expect(created[1]?.close).toHaveBeenCalled();
 
-    await peers.addViewer('viewer-2');
-    await peers.addViewer('viewer-3');
-    peers.removeViewer('viewer-2');
+    await peers.connect('viewer-2');
+    await peers.connect('viewer-3');
+    peers.disconnect('viewer-2');
     expect(created[2]?.close).toHaveBeenCalled();
     peers.closeAll();
     expect(created[3]?.close).toHaveBeenCalled();
-    expect(peers.viewerIds).toEqual([]);
+    expect(peers.peerIds).toEqual([]);
+    expect(onFailed.mock.calls).toEqual([['viewer-1']]);
+  });
+
+  it('reports a failed connection once it is dropped, but not one replaced or closed before', async () => {
+    const { peers, created, onFailed } = setup();
+    await peers.connect('sfu');
+    onFailed.mockImplementation(() => expect(peers.peerIds).toEqual([]));
+
+    created[0]?.changeState('failed');
+    expect(onFailed).toHaveBeenCalledWith('sfu');
+
+    await peers.connect('sfu');
+    await peers.connect('sfu');
+    created[1]?.changeState('failed');
+    peers.disconnect('sfu');
+    created[2]?.changeState('failed');
+    expect(onFailed).toHaveBeenCalledTimes(1);
+  });
+
+  it("gives the statistics of every connection for the studio's health", async () => {
+    const { peers, created } = setup();
+    expect(await peers.stats()).toEqual([]);
+    await peers.connect('viewer-1');
+    await peers.connect('viewer-2');
+    const first = statsReport([{ type: 'outbound-rtp', bytesSent: 10 }]);
+    const second = statsReport([{ type: 'outbound-rtp', bytesSent: 20 }]);
+    created[0]?.getStats.mockResolvedValueOnce(first);
+    created[1]?.getStats.mockResolvedValueOnce(second);
+
+    expect(await peers.stats()).toEqual([first, second]);
   });
 
   it('reports a track a viewer refused, after giving the others theirs', async () => {
     const { peers, created } = setup();
-    await peers.addViewer('viewer-1');
-    await peers.addViewer('viewer-2');
+    await peers.connect('viewer-1');
+    await peers.connect('viewer-2');
     created[0]?.transceivers[0]?.sender.replaceTrack.mockRejectedValueOnce(new Error('refused'));
 
     await expect(peers.setLayout(camera)).rejects.toThrow('refused');

@@ -1,32 +1,28 @@
 import type { IceCandidate, SessionDescription } from '@stagedoor/shared/realtime';
-import {
-  EMPTY_LAYOUT,
-  LAYOUT_CHANNEL,
-  encodeLayout,
-  toSessionDescription,
-  type BroadcastLayout,
-} from './broadcast-protocol';
+import { EMPTY_LAYOUT, toSessionDescription, type BroadcastLayout } from './broadcast-protocol';
 
 type Senders = Record<keyof BroadcastLayout, RTCRtpSender>;
 
 type Peer = {
   connection: RTCPeerConnection;
   senders: Senders;
-  channel: RTCDataChannel;
-  /** Candidates that arrived before the viewer's answer; they only apply after it. */
+  /** Candidates that arrived before the peer's answer; they only apply after it. */
   pendingCandidates: RTCIceCandidateInit[];
 };
 
 export type BroadcasterPeersOptions = {
   iceServers: RTCIceServer[];
-  sendOffer: (viewerId: string, offer: SessionDescription) => void;
-  sendCandidate: (viewerId: string, candidate: IceCandidate) => void;
+  sendOffer: (peerId: string, offer: SessionDescription) => void;
+  sendCandidate: (peerId: string, candidate: IceCandidate) => void;
+  /** A peer's connection failed for good (it has been dropped). */
+  onFailed?: (peerId: string) => void;
   createPeerConnection?: (configuration: RTCConfiguration) => RTCPeerConnection;
 };
 
 /**
- * The broadcaster's side of the stream: one peer connection per viewer (by the viewer's socket id),
- * each sending the current layout (see broadcast-protocol.ts).
+ * The broadcaster's side of the stream: one peer connection per peer, each sending the current layout
+ * (see broadcast-protocol.ts). Peer to peer, a peer is a viewer (by its socket id); with Janus, the one
+ * peer is the media server (SFU_PEER_ID), which fans the picture out.
  */
 export class BroadcasterPeers {
   private readonly peers = new Map<string, Peer>();
@@ -38,14 +34,14 @@ export class BroadcasterPeers {
       options.createPeerConnection ?? ((configuration) => new RTCPeerConnection(configuration));
   }
 
-  get viewerIds(): string[] {
+  get peerIds(): string[] {
     return [...this.peers.keys()];
   }
 
-  /** Connects a viewer who just joined: a fresh peer connection and an offer for it. */
-  async addViewer(viewerId: string): Promise<void> {
-    // A viewer who rejoins on the same socket starts over.
-    this.removeViewer(viewerId);
+  /** Connects a peer: a fresh peer connection and an offer for it. */
+  async connect(peerId: string): Promise<void> {
+    // A viewer who rejoins on the same socket, or a new publication to the media server, starts over.
+    this.disconnect(peerId);
     const connection = this.createPeerConnection({ iceServers: this.options.iceServers });
     const sendonly: RTCRtpTransceiverInit = { direction: 'sendonly' };
     const senders: Senders = {
@@ -53,70 +49,69 @@ export class BroadcasterPeers {
       overlay: connection.addTransceiver(this.layout.overlay ?? 'video', sendonly).sender,
       audio: connection.addTransceiver(this.layout.audio ?? 'audio', sendonly).sender,
     };
-    const channel = connection.createDataChannel(LAYOUT_CHANNEL.label, LAYOUT_CHANNEL.init);
-    const peer: Peer = { connection, senders, channel, pendingCandidates: [] };
-    this.peers.set(viewerId, peer);
+    const peer: Peer = { connection, senders, pendingCandidates: [] };
+    this.peers.set(peerId, peer);
 
     connection.onicecandidate = ({ candidate }) => {
-      if (candidate) this.options.sendCandidate(viewerId, candidate.toJSON());
+      if (candidate) this.options.sendCandidate(peerId, candidate.toJSON());
     };
     connection.onconnectionstatechange = () => {
-      // The viewer is gone without a word from the server (its socket dropped too): free the peer.
-      if (connection.connectionState === 'failed' && this.peers.get(viewerId) === peer) {
-        this.removeViewer(viewerId);
+      if (connection.connectionState === 'failed' && this.peers.get(peerId) === peer) {
+        this.disconnect(peerId);
+        this.options.onFailed?.(peerId);
       }
     };
-    channel.onopen = () => channel.send(encodeLayout(this.layout));
 
     const offer = await connection.createOffer();
     await connection.setLocalDescription(offer);
-    if (this.peers.get(viewerId) === peer) this.options.sendOffer(viewerId, toSessionDescription(offer));
+    if (this.peers.get(peerId) === peer) this.options.sendOffer(peerId, toSessionDescription(offer));
   }
 
-  async handleAnswer(viewerId: string, answer: SessionDescription): Promise<void> {
-    const peer = this.peers.get(viewerId);
+  async handleAnswer(peerId: string, answer: SessionDescription): Promise<void> {
+    const peer = this.peers.get(peerId);
     if (!peer) return;
     await peer.connection.setRemoteDescription(answer);
     const pending = peer.pendingCandidates.splice(0);
     await Promise.all(pending.map((candidate) => peer.connection.addIceCandidate(candidate)));
   }
 
-  async handleCandidate(viewerId: string, candidate: IceCandidate): Promise<void> {
-    const peer = this.peers.get(viewerId);
+  async handleCandidate(peerId: string, candidate: IceCandidate): Promise<void> {
+    const peer = this.peers.get(peerId);
     if (!peer) return;
     if (peer.connection.remoteDescription) await peer.connection.addIceCandidate(candidate);
     else peer.pendingCandidates.push(candidate);
   }
 
   /**
-   * Sends `layout` to every viewer from now on, without renegotiating. Rejects when a viewer's
-   * connection refused a track; the others have it all the same.
+   * Sends `layout` to every peer from now on, without renegotiating. Rejects when a peer's connection
+   * refused a track; the others have it all the same.
    */
   async setLayout(layout: BroadcastLayout): Promise<void> {
     this.layout = layout;
-    const peers = [...this.peers.values()];
     const results = await Promise.allSettled(
-      peers.flatMap(({ senders }) => [
+      [...this.peers.values()].flatMap(({ senders }) => [
         senders.main.replaceTrack(layout.main),
         senders.overlay.replaceTrack(layout.overlay),
         senders.audio.replaceTrack(layout.audio),
       ]),
     );
-    for (const { channel } of peers) {
-      if (channel.readyState === 'open') channel.send(encodeLayout(layout));
-    }
     const failure = results.find((result) => result.status === 'rejected');
     if (failure) throw failure.reason;
   }
 
-  removeViewer(viewerId: string): void {
-    const peer = this.peers.get(viewerId);
+  /** The statistics of every connection, for the studio's health line. */
+  stats(): Promise<RTCStatsReport[]> {
+    return Promise.all([...this.peers.values()].map(({ connection }) => connection.getStats()));
+  }
+
+  disconnect(peerId: string): void {
+    const peer = this.peers.get(peerId);
     if (!peer) return;
-    this.peers.delete(viewerId);
+    this.peers.delete(peerId);
     peer.connection.close();
   }
 
   closeAll(): void {
-    this.viewerIds.forEach((viewerId) => this.removeViewer(viewerId));
+    this.peerIds.forEach((peerId) => this.disconnect(peerId));
   }
 }

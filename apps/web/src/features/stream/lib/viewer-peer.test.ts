@@ -37,24 +37,36 @@ describe('ViewerPeer', () => {
     expect(connection.localDescription).toEqual({ type: 'answer', sdp: 'answer-sdp' });
   });
 
-  it('plays the first video section with the sound as the main picture, the overlay only once announced', async () => {
+  it('plays the first video section with the sound as the main picture, and reports the overlay section', async () => {
     const { peer, connection, pictures } = setup();
     await peer.accept(offer);
-    connection.deliverTracks();
     const [mainSection, overlaySection, soundSection] = connection.transceivers;
+
+    connection.deliverTracks();
 
     const shown = pictures.at(-1);
     expect(shown?.main?.getTracks()).toEqual([mainSection?.receiver.track, soundSection?.receiver.track]);
-    expect(shown?.overlay).toBeNull();
+    // Whether the overlay shows is the socket's layout to say (use-viewer-stream.ts), not the connection's.
+    expect(shown?.overlay?.getTracks()).toEqual([overlaySection?.receiver.track]);
+  });
 
-    connection.channels[0]?.receive(JSON.stringify({ overlay: true }));
-    expect(pictures.at(-1)?.overlay?.getTracks()).toEqual([overlaySection?.receiver.track]);
-    expect(pictures.at(-1)?.main).toBe(shown?.main);
+  it('reports no main picture until its video arrives, and nothing once closed', async () => {
+    const { peer, connection, pictures } = setup();
+    await peer.accept(offer);
+    const [mainSection, , soundSection] = connection.transceivers;
+    if (!mainSection || !soundSection) throw new Error('no sections');
 
-    connection.channels[0]?.receive(JSON.stringify({ overlay: false }));
-    expect(pictures.at(-1)?.overlay).toBeNull();
-    connection.channels[0]?.receive('not json');
-    expect(pictures.at(-1)?.overlay).toBeNull();
+    connection.ontrack?.({ track: soundSection.receiver.track, transceiver: soundSection });
+    expect(pictures).toEqual([{ main: null, overlay: null }]);
+    connection.ontrack?.({ track: mainSection.receiver.track, transceiver: mainSection });
+    expect(pictures.at(-1)?.main?.getTracks()).toEqual([
+      mainSection.receiver.track,
+      soundSection.receiver.track,
+    ]);
+
+    peer.close();
+    connection.deliverTracks();
+    expect(pictures).toHaveLength(2);
   });
 
   it("holds the broadcaster's early candidates until the offer and ignores anyone else's", async () => {

@@ -1,14 +1,14 @@
 import type { IceCandidate, SessionDescription } from '@stagedoor/shared/realtime';
-import { LAYOUT_CHANNEL, VIDEO_SECTIONS, decodeLayout, toSessionDescription } from './broadcast-protocol';
+import { VIDEO_SECTIONS, toSessionDescription } from './broadcast-protocol';
 
-/** What a viewer shows: the main picture with the sound, and the camera overlay while it is on. */
+/** What a viewer's connection receives: the main picture with the sound, and the camera overlay. */
 export type ViewerPicture = { main: MediaStream | null; overlay: MediaStream | null };
 
 export const NO_PICTURE: ViewerPicture = { main: null, overlay: null };
 
 export type ViewerPeerOptions = {
   iceServers: RTCIceServer[];
-  /** The broadcaster's socket id: signalling from anyone else is ignored. */
+  /** The peer that made the offer (the broadcaster's socket id, or the media server): signalling from anyone else is ignored. */
   broadcasterId: string;
   sendCandidate: (candidate: IceCandidate) => void;
   onPicture: (picture: ViewerPicture) => void;
@@ -23,7 +23,6 @@ export class ViewerPeer {
   private readonly pendingCandidates: RTCIceCandidateInit[] = [];
   private mainStream: MediaStream | null = null;
   private overlayStream: MediaStream | null = null;
-  private showOverlay = false;
   private closed = false;
 
   constructor(private readonly options: ViewerPeerOptions) {
@@ -36,13 +35,6 @@ export class ViewerPeer {
     };
     this.connection.onconnectionstatechange = () => {
       if (this.connection.connectionState === 'failed' && !this.closed) options.onConnectionLost();
-    };
-    const channel = this.connection.createDataChannel(LAYOUT_CHANNEL.label, LAYOUT_CHANNEL.init);
-    channel.onmessage = ({ data }) => {
-      const layout = decodeLayout(data);
-      if (!layout) return;
-      this.showOverlay = layout.overlay;
-      this.publish();
     };
   }
 
@@ -80,14 +72,18 @@ export class ViewerPeer {
         this.overlayStream = new MediaStream([track]);
       }
     }
+    // A received track starts muted, and unmutes when its first packets arrive: only then is there a
+    // picture, and a connection this one replaces may close.
+    if (track.muted) track.addEventListener('unmute', () => this.publish(), { once: true });
     this.publish();
   }
 
   private publish() {
+    const video = this.mainStream?.getVideoTracks()[0];
     if (this.closed) return;
     this.options.onPicture({
-      main: this.mainStream?.getVideoTracks().length ? this.mainStream : null,
-      overlay: this.showOverlay ? this.overlayStream : null,
+      main: video && !video.muted ? this.mainStream : null,
+      overlay: this.overlayStream,
     });
   }
 }

@@ -1,6 +1,14 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { aCreator, anEvent, aPublicCreator, aUser, signedInAs, stubApi } from '../../../test/api-stub';
+import {
+  aCreator,
+  anEvent,
+  aPublicCreator,
+  aUser,
+  signedInAs,
+  stubApi,
+  type Handler,
+} from '../../../test/api-stub';
 import { renderApp } from '../../../test/render-app';
 import { createdSockets } from '../testing/fake-socket';
 
@@ -9,7 +17,9 @@ vi.mock('socket.io-client', async () => (await import('../testing/fake-socket'))
 const grace = aCreator();
 const ada = aUser();
 
-function stubStreamApi(user = ada) {
+const liveConfig = { iceServers: [{ urls: 'stun:stun.example.org' }], media: 'p2p' };
+
+function stubStreamApi(user = ada, config: Handler = { body: liveConfig }) {
   return stubApi({
     ...signedInAs(user),
     'GET /events/4': { body: anEvent() },
@@ -18,7 +28,7 @@ function stubStreamApi(user = ada) {
         creatorInfo: { headerImageUrl: null, profileImageUrl: 'grace.png', biography: null },
       }),
     },
-    'GET /live/config': { body: { iceServers: [{ urls: 'stun:stun.example.org' }], media: 'p2p' } },
+    'GET /live/config': config,
   });
 }
 
@@ -85,7 +95,11 @@ describe('event stream page', () => {
       reconnectionAttempts: 5,
       reconnectionDelay: 1000,
     });
-    socket.onAck('joinStream', () => ({ success: false, error: 'Stream not found' }));
+    socket.onAck('joinStream', () => ({
+      success: false,
+      code: 'STREAM_NOT_LIVE',
+      error: 'Stream not found',
+    }));
     socket.onAck('joinChat', () => ({ success: true, messages: [] }));
 
     socket.serverConnect();
@@ -110,6 +124,26 @@ describe('event stream page', () => {
     socket.serverEmit('connect_error', new Error('Authentication error'));
 
     expect(screen.getByText('Could not authenticate. Please log in again.')).toBeInTheDocument();
+  });
+
+  it('says when the stream settings could not be loaded, and loads them again on request', async () => {
+    let configLoads = 0;
+    const calls = stubStreamApi(ada, () =>
+      ++configLoads === 1
+        ? { status: 429, body: { statusCode: 429, code: 'RATE_LIMITED', message: 'Too many requests' } }
+        : { body: liveConfig },
+    );
+    const { user } = renderApp('/events/4/stream');
+
+    expect(await screen.findByRole('alert')).toHaveTextContent('The stream settings could not be loaded.');
+    expect(screen.queryByRole('region', { name: 'Stream' })).not.toBeInTheDocument();
+    expect(screen.getByRole('complementary', { name: 'Chat' })).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Try again' }));
+
+    expect(await screen.findByRole('region', { name: 'Stream' })).toBeInTheDocument();
+    expect(screen.queryByText('The stream settings could not be loaded.')).not.toBeInTheDocument();
+    expect(calls.filter(({ method, path }) => method === 'GET' && path === '/live/config')).toHaveLength(2);
   });
 
   it('shows a page of its own when the event cannot be loaded', async () => {

@@ -1,12 +1,12 @@
 import type { Event } from '@stagedoor/shared/events';
 import { useParams } from 'react-router';
 import { Page } from '../../../components/layout/page';
-import { ButtonLink } from '../../../components/ui/button';
+import { Button, ButtonLink } from '../../../components/ui/button';
 import { Spinner } from '../../../components/ui/spinner';
 import { paths } from '../../../config/paths';
 import { useCurrentUser } from '../../../lib/session';
 import { useLiveSocket } from '../../../lib/socket';
-import { useIceServers, useStreamEvent } from '../api/stream';
+import { useLiveConfig, useStreamEvent } from '../api/stream';
 import { BroadcasterPanel } from '../components/broadcaster-panel';
 import { StreamChat } from '../components/stream-chat';
 import { StreamHeader } from '../components/stream-header';
@@ -42,7 +42,7 @@ function EventStream({ id }: { id: string }) {
 function LiveEvent({ event }: { event: Event }) {
   const user = useCurrentUser();
   const { socket, connection } = useLiveSocket();
-  const iceServers = useIceServers();
+  const config = useLiveConfig();
   const isConnected = connection.status === 'connected';
   // Only the event's own creator broadcasts (spec §6); anyone else, creators included, watches.
   const isBroadcaster = user.id === event.creatorId;
@@ -53,12 +53,21 @@ function LiveEvent({ event }: { event: Event }) {
       <StreamHeader event={event} />
       <div className="mx-auto grid w-full max-w-7xl flex-1 gap-6 px-4 py-6 sm:px-6 lg:grid-cols-[1fr_22rem] lg:px-8">
         <div>
-          {!iceServers ? (
+          {config.isPending ? (
             <Spinner label="Preparing the stream" className="aspect-video rounded-2xl bg-black" />
+          ) : config.isError ? (
+            <div className="flex aspect-video flex-col items-center justify-center gap-4 rounded-2xl bg-black p-6 text-center">
+              <p role="alert" className="text-lg font-medium">
+                The stream settings could not be loaded.
+              </p>
+              <Button variant="inverse" onClick={() => void config.refetch()}>
+                Try again
+              </Button>
+            </div>
           ) : isBroadcaster ? (
-            <BroadcasterPanel {...live} iceServers={iceServers} connection={connection} />
+            <BroadcasterPanel {...live} {...config.data} connection={connection} />
           ) : (
-            <ViewerPanel {...live} iceServers={iceServers} connection={connection} />
+            <ViewerPanel {...live} iceServers={config.data.iceServers} connection={connection} />
           )}
         </div>
         <StreamChat {...live} isConnected={isConnected} user={user} isModerator={isBroadcaster} />

@@ -7,6 +7,8 @@ import { vi } from 'vitest';
 
 export class FakeTrack extends EventTarget {
   readyState: MediaStreamTrackState = 'live';
+  /** False while muted (audio) or switched off (video): the track sends silence or black frames. */
+  enabled = true;
   readonly stop = vi.fn(() => {
     this.readyState = 'ended';
   });
@@ -60,11 +62,15 @@ export function videoTrackOf(stream: MediaStream | null): FakeTrack | undefined 
   return stream?.getVideoTracks()[0] as FakeTrack | undefined;
 }
 
-/** Installs `navigator.mediaDevices` with mock getUserMedia and getDisplayMedia; returns them. */
+/**
+ * Installs `navigator.mediaDevices` with mock getUserMedia, getDisplayMedia and enumerateDevices (no
+ * devices, unless a test lists some); returns them.
+ */
 export function stubMediaDevices() {
   const devices = {
     getUserMedia: vi.fn<(constraints?: MediaStreamConstraints) => Promise<MediaStream>>(),
     getDisplayMedia: vi.fn<(options?: DisplayMediaStreamOptions) => Promise<MediaStream>>(),
+    enumerateDevices: vi.fn(async (): Promise<MediaDeviceInfo[]> => []),
   };
   Object.defineProperty(navigator, 'mediaDevices', { value: devices, configurable: true });
   return devices;
@@ -72,6 +78,16 @@ export function stubMediaDevices() {
 
 export function removeMediaDevices() {
   Reflect.deleteProperty(navigator, 'mediaDevices');
+}
+
+/** A camera or microphone as `enumerateDevices` lists it. */
+export function aDevice(kind: MediaDeviceKind, deviceId: string, label: string): MediaDeviceInfo {
+  return { kind, deviceId, label, groupId: 'group', toJSON: () => ({}) };
+}
+
+/** A `getStats()` answer holding these statistics (each with at least `type`). */
+export function statsReport(stats: readonly ({ type: string } & Record<string, unknown>)[]): RTCStatsReport {
+  return new Map(stats.map((entry, index) => [`${entry.type}-${index}`, entry])) as unknown as RTCStatsReport;
 }
 
 export function domError(name: string, message = `${name} happened`): DOMException {
@@ -91,30 +107,8 @@ type FakeTransceiver = {
   direction: RTCRtpTransceiverDirection;
 };
 
-class FakeChannel {
-  readyState: RTCDataChannelState = 'connecting';
-  onopen: (() => void) | null = null;
-  onmessage: ((event: { data: unknown }) => void) | null = null;
-  readonly send = vi.fn();
-
-  constructor(
-    readonly label: string,
-    readonly init: RTCDataChannelInit,
-  ) {}
-
-  open() {
-    this.readyState = 'open';
-    this.onopen?.();
-  }
-
-  receive(data: unknown) {
-    this.onmessage?.({ data });
-  }
-}
-
 export class FakePeerConnection {
   readonly transceivers: FakeTransceiver[] = [];
-  readonly channels: FakeChannel[] = [];
   localDescription: RTCSessionDescriptionInit | null = null;
   remoteDescription: RTCSessionDescriptionInit | null = null;
   connectionState: RTCPeerConnectionState = 'new';
@@ -128,6 +122,8 @@ export class FakePeerConnection {
   readonly close = vi.fn(() => {
     this.connectionState = 'closed';
   });
+  /** What the connection has sent so far: nothing, until a test says otherwise. */
+  readonly getStats = vi.fn(async (): Promise<RTCStatsReport> => statsReport([]));
 
   constructor(readonly configuration: RTCConfiguration) {}
 
@@ -145,12 +141,6 @@ export class FakePeerConnection {
 
   getTransceivers() {
     return [...this.transceivers];
-  }
-
-  createDataChannel(label: string, init: RTCDataChannelInit) {
-    const channel = new FakeChannel(label, init);
-    this.channels.push(channel);
-    return channel;
   }
 
   async createOffer(): Promise<RTCSessionDescriptionInit> {

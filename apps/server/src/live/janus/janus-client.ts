@@ -1,0 +1,115 @@
+import type { FastifyBaseLogger } from 'fastify';
+import Janode, { type JanodeConnection, type JanodeSession } from 'janode';
+import VideoRoom, { type VideoRoomHandle } from 'janode/plugins/videoroom';
+import type { JanusConfig } from '../../config';
+
+// janode prints to the console by itself; we log its failures where we handle them.
+Janode.Logger.setLevel('none');
+
+const MAX_RECONNECT_DELAY_MS = 30_000;
+
+/** A Janus API error's number (janode keeps it on the Error), e.g. 426 for "no such room". */
+export function janusErrorCode(error: unknown): number | null {
+  const code = (error as { _code?: unknown } | null)?._code;
+  return typeof code === 'number' ? code : null;
+}
+
+/**
+ * Our server's one session with Janus, over its WebSocket API (JANUS_URL, with JANUS_API_SECRET). A
+ * lost connection (Janus restarted, the network blinked) is reopened with backoff; every handle of the
+ * old session is gone with it, which `onSessionLost` listeners hear so they forget theirs.
+ */
+export class JanusClient {
+  private readonly lostListeners = new Set<() => void>();
+  private closed = false;
+  private reconnectTimer: NodeJS.Timeout | undefined;
+
+  private constructor(
+    private readonly config: JanusConfig,
+    private readonly log: FastifyBaseLogger,
+    private connection: JanodeConnection | null,
+    private session: JanodeSession | null,
+  ) {}
+
+  /** Connects and opens a session; a Janus that cannot be reached fails the start, as Redis does. */
+  static async connect(config: JanusConfig, log: FastifyBaseLogger): Promise<JanusClient> {
+    const client = new JanusClient(config, log, null, null);
+    try {
+      await client.open();
+    } catch (error) {
+      throw new Error(`Cannot connect to Janus (JANUS_URL): ${(error as Error).message}`, { cause: error });
+    }
+    return client;
+  }
+
+  /** A new VideoRoom handle on the current session; rejects while Janus is out of reach. */
+  attach(): Promise<VideoRoomHandle> {
+    if (!this.session) return Promise.reject(new Error('Janus is not connected'));
+    return this.session.attach(VideoRoom);
+  }
+
+  onSessionLost(listener: () => void): void {
+    this.lostListeners.add(listener);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.reconnectTimer);
+    const { session, connection } = this;
+    this.session = this.connection = null;
+    await session?.destroy().catch(() => undefined);
+    await connection?.close().catch(() => undefined);
+  }
+
+  private async open(): Promise<void> {
+    const connection = await Janode.connect({
+      address: {
+        url: this.config.url,
+        ...(this.config.apiSecret ? { apisecret: this.config.apiSecret } : {}),
+      },
+      // The first attempt decides: a retry loop of janode's own would hold the start for a minute.
+      max_retries: 1,
+      retry_time_secs: 1,
+    });
+    let session: JanodeSession;
+    try {
+      session = await connection.create();
+    } catch (error) {
+      await connection.close().catch(() => undefined);
+      throw error;
+    }
+    if (this.closed) {
+      await session.destroy().catch(() => undefined);
+      await connection.close().catch(() => undefined);
+      return;
+    }
+    this.connection = connection;
+    this.session = session;
+    const lost = () => this.lose(connection);
+    connection.once(Janode.EVENT.CONNECTION_CLOSED, lost);
+    connection.once(Janode.EVENT.CONNECTION_ERROR, lost);
+    session.once(Janode.EVENT.SESSION_DESTROYED, lost);
+  }
+
+  private lose(connection: JanodeConnection): void {
+    if (this.closed || this.connection !== connection) return;
+    this.log.error('janus: the session was lost; live shows reconnect once it is back');
+    this.session = this.connection = null;
+    void connection.close().catch(() => undefined);
+    this.lostListeners.forEach((listener) => listener());
+    this.reconnect(0);
+  }
+
+  private reconnect(attempt: number): void {
+    const delay = Math.min(1000 * 2 ** attempt, MAX_RECONNECT_DELAY_MS);
+    this.reconnectTimer = setTimeout(() => {
+      this.open().then(
+        () => this.log.info('janus: session opened again'),
+        (error: unknown) => {
+          this.log.warn({ err: error }, 'janus: still out of reach');
+          if (!this.closed) this.reconnect(attempt + 1);
+        },
+      );
+    }, delay);
+  }
+}

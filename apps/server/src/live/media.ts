@@ -1,0 +1,31 @@
+import type { IceCandidate, MediaMode, SessionDescription } from '@stagedoor/shared/realtime';
+import type { LiveSocket } from './context';
+
+/** A signalling message as a socket sent it, once validated. */
+export type Signal =
+  | { kind: 'offer'; description: SessionDescription }
+  | { kind: 'answer'; description: SessionDescription }
+  | { kind: 'ice-candidate'; candidate: IceCandidate };
+
+/**
+ * How a show's media reaches its viewers (decision 0017): the steps of a stream's life that differ
+ * between peer to peer (peer-to-peer.ts) and Janus (janus/janus-media.ts). stream.ts keeps the
+ * registry, the rooms and the counts; it calls these after each step has been recorded.
+ */
+export interface LiveMedia {
+  readonly mode: MediaMode;
+  /** The socket now broadcasts the live stream; `tookOver` when it replaced another socket of a live stream. */
+  started(socket: LiveSocket, eventId: number, tookOver: boolean): Promise<void>;
+  /** A viewer was let into the live stream. */
+  viewerJoined(socket: LiveSocket, eventId: number): Promise<void>;
+  /** A viewer left, or its socket is gone. */
+  viewerLeft(viewerId: string, eventId: number): Promise<void>;
+  /** The broadcaster's socket is gone; the stream stays live for the grace period. */
+  broadcasterLeft(broadcasterId: string, eventId: number): Promise<void>;
+  /** The stream ended (stopped, or its grace period ran out), with the state the mode kept for it. */
+  ended(eventId: number, mediaState: string | null): Promise<void>;
+  /** Signalling a socket sent to `targetId`; anything outside the socket's stream is dropped. */
+  signal(socket: LiveSocket, targetId: string, signal: Signal): Promise<void>;
+  /** Lets go of what the media holds before the app closes. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,106 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { connect } from 'node:net';
+import { availableParallelism, tmpdir } from 'node:os';
+import path from 'node:path';
+import Janode from 'janode';
+import VideoRoom from 'janode/plugins/videoroom';
+import { terminate } from './child-process';
+import { freePort } from './free-port';
+
+Janode.Logger.setLevel('none');
+
+const JANUS = process.env.JANUS_BIN ?? '/usr/bin/janus';
+/** The configuration shipped for operators (docs/live.md): the tests run exactly that. */
+const CONFIG_DIR = new URL('../../../deploy/janus/', import.meta.url).pathname;
+const READY_TIMEOUT_MS = 15_000;
+
+export interface JanusAccess {
+  url: string;
+  apiSecret: string;
+  adminKey: string;
+}
+
+export interface JanusServer extends JanusAccess {
+  /** Janus's own log, for a failing test to show. */
+  log(): Promise<string>;
+  stop(): Promise<void>;
+}
+
+/**
+ * A throwaway Janus from Debian's package, with the repository's configuration folder, new secrets and
+ * a free WebSocket port on 127.0.0.1. Media goes over `iceInterface`: Janus ignores loopback, so tests
+ * run inside scripts/in-netns.sh, whose veth end is v0.
+ */
+export async function startJanusServer({ iceInterface = 'v0' } = {}): Promise<JanusServer> {
+  if (!existsSync(JANUS)) {
+    throw new Error(
+      `Janus not found at ${JANUS}: the live tests need it (Debian: apt-get install janus; or set JANUS_BIN).`,
+    );
+  }
+  const dir = await mkdtemp(path.join(tmpdir(), 'stagedoor-janus-'));
+  const port = await freePort();
+  const apiSecret = randomBytes(16).toString('hex');
+  const adminKey = randomBytes(16).toString('hex');
+  for (const file of await readdir(CONFIG_DIR)) {
+    let text = await readFile(path.join(CONFIG_DIR, file), 'utf8');
+    if (file === 'janus.jcfg')
+      text = text.replace(/event_loops = \d+/, `event_loops = ${availableParallelism()}`);
+    if (file === 'janus.transport.websockets.jcfg') text = text.replace(/ws_port = \d+/, `ws_port = ${port}`);
+    if (file === 'janus.plugin.videoroom.jcfg')
+      text = text.replace(/admin_key = ".*"/, `admin_key = "${adminKey}"`);
+    await writeFile(path.join(dir, file), text);
+  }
+  const logFile = path.join(dir, 'janus.log');
+  const janus = spawn(
+    JANUS,
+    ['-F', dir, '--apisecret', apiSecret, '--ice-enforce-list', iceInterface, '--log-file', logFile, '-N'],
+    { stdio: 'ignore' },
+  );
+  const log = () => readFile(logFile, 'utf8').catch(() => '(no log)');
+  const stop = async () => {
+    await terminate(janus);
+    await rm(dir, { recursive: true, force: true });
+  };
+  try {
+    await waitForPort(port, janus);
+  } catch (error) {
+    const output = await log();
+    await stop();
+    throw new Error(`Janus did not start: ${(error as Error).message}\n${output}`);
+  }
+  return { url: `ws://127.0.0.1:${port}`, apiSecret, adminKey, log, stop };
+}
+
+async function waitForPort(port: number, janus: ChildProcess): Promise<void> {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  for (;;) {
+    if (janus.exitCode !== null) throw new Error(`it exited with ${janus.exitCode}`);
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = connect(port, '127.0.0.1', () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.on('error', () => resolve(false));
+    });
+    if (open) return;
+    if (Date.now() > deadline) throw new Error(`port ${port} not open after ${READY_TIMEOUT_MS} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** The descriptions of the VideoRoom rooms Janus holds now, asked over its API as our server would. */
+export async function janusRooms({ url, apiSecret, adminKey }: JanusAccess): Promise<string[]> {
+  const connection = await Janode.connect({ address: { url, apisecret: apiSecret }, max_retries: 1 });
+  try {
+    const session = await connection.create();
+    const handle = await session.attach(VideoRoom);
+    const { list } = await handle.list({ admin_key: adminKey });
+    await session.destroy();
+    return list.map(({ description }) => description);
+  } finally {
+    await connection.close();
+  }
+}

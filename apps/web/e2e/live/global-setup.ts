@@ -1,0 +1,68 @@
+import { randomBytes } from 'node:crypto';
+import type { TestProject } from 'vitest/node';
+import { startCoturnServer } from '../../../server/test/coturn-server';
+import { startJanusServer } from '../../../server/test/janus-server';
+import { startPostgresServer } from '../../../server/test/postgres-server';
+import { startRedisServer } from '../../../server/test/redis-server';
+import { startBuiltServer } from '../support/server';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** Instance A and instance B of one deployment, both sending shows through the same Janus. */
+    liveA: string;
+    liveB: string;
+    janus: { url: string; apiSecret: string; adminKey: string };
+    turn: { url: string; secret: string };
+  }
+}
+
+/** The address of the test namespace's veth end (scripts/in-netns.sh): Janus and coturn carry media there. */
+const MEDIA_ADDRESS = '10.200.0.1';
+
+/**
+ * A deployment of two production servers on one PostgreSQL and one Redis, with Janus for media and
+ * coturn for relays, all throwaway. Runs inside scripts/in-netns.sh; any part that cannot start fails
+ * the suite (nothing here is optional).
+ */
+export default async function setup(project: TestProject) {
+  const stops: (() => Promise<void>)[] = [];
+  const stopAll = async () => {
+    for (const stop of stops.reverse()) await stop().catch((error: unknown) => console.error(error));
+  };
+  try {
+    const janus = await startJanusServer({ iceInterface: 'v0' });
+    stops.push(janus.stop);
+    const turn = await startCoturnServer(MEDIA_ADDRESS);
+    stops.push(turn.stop);
+    const redis = await startRedisServer();
+    stops.push(redis.stop);
+    const postgres = await startPostgresServer();
+    stops.push(postgres.stop);
+
+    const deployment = {
+      DATABASE_URL: postgres.url,
+      REDIS_URL: redis.url,
+      JWT_SECRET: randomBytes(32).toString('base64url'),
+      IMAGE_STORAGE: 'database',
+      JANUS_URL: janus.url,
+      JANUS_API_SECRET: janus.apiSecret,
+      JANUS_ADMIN_KEY: janus.adminKey,
+      TURN_URLS: turn.url,
+      TURN_SECRET: turn.secret,
+    };
+    // One after the other: the first runs the migrations.
+    const a = await startBuiltServer(deployment);
+    stops.push(a.stop);
+    const b = await startBuiltServer(deployment);
+    stops.push(b.stop);
+
+    project.provide('liveA', a.baseURL);
+    project.provide('liveB', b.baseURL);
+    project.provide('janus', { url: janus.url, apiSecret: janus.apiSecret, adminKey: janus.adminKey });
+    project.provide('turn', { url: turn.url, secret: turn.secret });
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+  return stopAll;
+}
