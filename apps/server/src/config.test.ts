@@ -31,7 +31,7 @@ describe('loadConfig', () => {
       iceServers: [{ urls: 'stun:stun.l.google.com:19302' }],
       janus: null,
       turn: null,
-      streamGraceMs: 10_000,
+      streamGraceMs: 30_000,
       seedDemo: true,
       imageStorage: 'disk',
       nodeEnv: 'development',

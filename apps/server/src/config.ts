@@ -87,7 +87,8 @@ const ZEnv = z
     STREAM_GRACE_MS: wholeNumber('must be a whole number of milliseconds')
       // Node runs a longer timer at once (after 1 ms): that would end every stream on the first drop.
       .pipe(z.number().max(MAX_TIMER_MS, `must be at most ${MAX_TIMER_MS} ms`))
-      .default(10_000),
+      // Long enough to reopen a crashed browser and resume the show (decision 0018).
+      .default(30_000),
     // Login and registration requests one IP may make a minute (all four routes together).
     AUTH_RATE_LIMIT_PER_MINUTE: z
       .string()

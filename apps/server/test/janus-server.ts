@@ -1,12 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import Janode from 'janode';
-import VideoRoom from 'janode/plugins/videoroom';
+import VideoRoom, { type VideoRoomHandle } from 'janode/plugins/videoroom';
 import { terminate } from './child-process';
 import { freePort } from './free-port';
 
@@ -91,16 +91,44 @@ async function waitForPort(port: number, janus: ChildProcess): Promise<void> {
   }
 }
 
-/** The descriptions of the VideoRoom rooms Janus holds now, asked over its API as our server would. */
-export async function janusRooms({ url, apiSecret, adminKey }: JanusAccess): Promise<string[]> {
+/** Runs `work` with a VideoRoom handle of a session of its own, as our server talks to Janus. */
+async function withVideoRoom<T>(
+  { url, apiSecret }: JanusAccess,
+  work: (handle: VideoRoomHandle) => Promise<T>,
+): Promise<T> {
   const connection = await Janode.connect({ address: { url, apisecret: apiSecret }, max_retries: 1 });
   try {
     const session = await connection.create();
-    const handle = await session.attach(VideoRoom);
-    const { list } = await handle.list({ admin_key: adminKey });
+    const result = await work(await session.attach(VideoRoom));
     await session.destroy();
-    return list.map(({ description }) => description);
+    return result;
   } finally {
     await connection.close();
   }
+}
+
+/** The descriptions of the VideoRoom rooms Janus holds now. */
+export function janusRooms(access: JanusAccess): Promise<string[]> {
+  return withVideoRoom(access, async (handle) => {
+    const { list } = await handle.list({ admin_key: access.adminKey });
+    return list.map(({ description }) => description);
+  });
+}
+
+/** Creates a room as someone else (or a crashed server) would have left it. */
+export function createJanusRoom(access: JanusAccess, description: string): Promise<void> {
+  return withVideoRoom(access, async (handle) => {
+    await handle.create({
+      room: randomInt(1, 2 ** 48),
+      description,
+      is_private: true,
+      permanent: false,
+      admin_key: access.adminKey,
+      max_publishers: 1,
+      bitrate: 0,
+      fir_freq: 0,
+      audiocodec: 'opus',
+      videocodec: 'vp8',
+    });
+  });
 }

@@ -136,6 +136,32 @@ describe.each([
   });
 });
 
+describe('seats under concurrent joins', () => {
+  const audience = (eventId: number) => `stagedoor:live:stream:${eventId}:audience`;
+  const join = (eventId: number, count: number, add: (viewerId: string) => Promise<unknown>) =>
+    Promise.all(Array.from({ length: count }, (_, index) => add(`screen-${eventId}-${index}`)));
+
+  it('admits one of 20 screens of a one-ticket account joining at once; read-then-write would admit several', async () => {
+    const redis = registryClient.client;
+    const registry = new RedisStreamRegistry(redis);
+    const eventId = 3_000_000 + Math.floor(Math.random() * 1_000_000);
+    await registry.start(eventId, 'broadcaster');
+    const answers = await join(eventId, 20, (viewerId) => registry.addViewer(eventId, viewerId, 7, 1));
+    expect(answers.filter((answer) => answer !== 'no-free-seat')).toHaveLength(1);
+
+    // The control: the same check and write as separate commands, as a registry without the script would.
+    const control = eventId + 1;
+    const admitted = await join(control, 20, async (viewerId) => {
+      const taken = (await redis.hVals(audience(control))).filter((accountId) => accountId === '7').length;
+      if (taken >= 1) return false;
+      await redis.hSet(audience(control), viewerId, '7');
+      return true;
+    });
+    expect(admitted.filter(Boolean).length).toBeGreaterThan(1);
+    await redis.del(audience(control));
+  });
+});
+
 describe('two instances sharing Redis', () => {
   it('relays between a broadcaster on A and a viewer on B, with the same counts on both', async () => {
     const { event, broadcaster } = await liveOnA();

@@ -13,6 +13,8 @@ declare module 'vitest' {
     liveB: string;
     janus: { url: string; apiSecret: string; adminKey: string };
     turn: { url: string; secret: string };
+    /** The environment of every instance, for a test that starts one more. */
+    deployment: Record<string, string>;
   }
 }
 
@@ -60,6 +62,7 @@ export default async function setup(project: TestProject) {
     project.provide('liveB', b.baseURL);
     project.provide('janus', { url: janus.url, apiSecret: janus.apiSecret, adminKey: janus.adminKey });
     project.provide('turn', { url: turn.url, secret: turn.secret });
+    project.provide('deployment', deployment);
   } catch (error) {
     await stopAll();
     throw error;

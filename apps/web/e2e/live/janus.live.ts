@@ -1,7 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { janusRooms } from '../../../server/test/janus-server';
+import { createJanusRoom, janusRooms } from '../../../server/test/janus-server';
 import { launchBrowser } from '../support/chromium';
+import { startBuiltServer } from '../support/server';
 import { expectPlaying, goLive, setUpShow, signedIn, type Show } from '../support/stream';
 
 // Two browsers, as two machines: the creator's has the fake camera and screen.
@@ -162,6 +163,36 @@ describe('a show through Janus', () => {
     ]) {
       expect(seen).not.toContain(ending);
     }
+    await studio.getByRole('button', { name: 'Stop Stream' }).click();
+  });
+
+  it('removes, when an instance starts, the rooms a crash left behind, and only those', async () => {
+    const show = await newShow(1);
+    const [fan] = show.fans;
+    if (!fan) throw new Error('a fan expected');
+    const studio = await studioOf(show);
+    const janus = inject('janus');
+    // A crashed instance's room for a show that is no longer live, a second room for the live show,
+    // and a room that is not ours.
+    await createJanusRoom(janus, 'stagedoor event 2000000001');
+    await createJanusRoom(janus, roomOf(show));
+    await createJanusRoom(janus, 'a room of another application');
+    const rooms = (all: string[]) =>
+      all.filter((room) => room === roomOf(show) || !room.startsWith('stagedoor'));
+    expect(rooms(await janusRooms(janus))).toHaveLength(3);
+
+    const instance = await startBuiltServer(inject('deployment'));
+    try {
+      const left = await janusRooms(janus);
+      expect(left).not.toContain('stagedoor event 2000000001');
+      expect(rooms(left)).toEqual(expect.arrayContaining([roomOf(show), 'a room of another application']));
+      expect(rooms(left)).toHaveLength(2);
+    } finally {
+      await instance.stop();
+    }
+    // The live show's own room was kept: it still plays.
+    const view = await watch(liveA, fan, show.eventId);
+    await expectPlaying(view);
     await studio.getByRole('button', { name: 'Stop Stream' }).click();
   });
 });

@@ -1,0 +1,77 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { launchBrowser } from '../support/chromium';
+import { expectPlaying, goLive, setUpShow, signedIn } from '../support/stream';
+
+let studioBrowser: Browser;
+let audienceBrowser: Browser;
+beforeAll(async () => {
+  [studioBrowser, audienceBrowser] = await Promise.all([launchBrowser({ media: true }), launchBrowser()]);
+});
+afterAll(async () => {
+  await Promise.all([studioBrowser.close(), audienceBrowser.close()]);
+});
+
+type Relayed = { iceServers: RTCIceServer[]; selectedLocalTypes: string[] };
+
+describe('a viewer behind a network that lets only relayed media through', () => {
+  it('watches through TURN, with credentials of its own from /api/live/config', async () => {
+    const baseURL = inject('liveA');
+    const setup = await audienceBrowser.newContext({ baseURL });
+    const show = await setUpShow(setup.request, 1);
+    await setup.close();
+    const [fan] = show.fans;
+    if (!fan) throw new Error('a fan expected');
+    const studio = await goLive(await signedIn(studioBrowser, baseURL, show.creator), show.eventId);
+
+    const viewerContext = await signedIn(audienceBrowser, baseURL, fan);
+    // As a browser on such a network: host and server-reflexive candidates never work, so only relay
+    // candidates may be used. Each connection is kept to read what it was configured with and used.
+    await viewerContext.addInitScript(() => {
+      const Native = window.RTCPeerConnection;
+      const made: RTCPeerConnection[] = [];
+      class RelayOnly extends Native {
+        constructor(configuration: RTCConfiguration = {}) {
+          super({ ...configuration, iceTransportPolicy: 'relay' });
+          made.push(this);
+        }
+      }
+      window.RTCPeerConnection = RelayOnly;
+      (window as unknown as { relayed: () => Promise<Relayed> }).relayed = async () => {
+        const connection = made.at(-1);
+        if (!connection) return { iceServers: [], selectedLocalTypes: [] };
+        const stats = await connection.getStats();
+        const selectedLocalTypes: string[] = [];
+        stats.forEach(
+          (report: {
+            type: string;
+            selected?: boolean;
+            nominated?: boolean;
+            state?: string;
+            localCandidateId?: string;
+          }) => {
+            if (report.type !== 'candidate-pair' || report.state !== 'succeeded' || !report.nominated) return;
+            const local = stats.get(report.localCandidateId ?? '') as { candidateType?: string } | undefined;
+            if (local?.candidateType) selectedLocalTypes.push(local.candidateType);
+          },
+        );
+        return { iceServers: connection.getConfiguration().iceServers ?? [], selectedLocalTypes };
+      };
+    });
+    const view = await viewerContext.newPage();
+    await view.goto(`/events/${show.eventId}/stream`);
+    await expectPlaying(view);
+
+    const relayed = await view.evaluate(() =>
+      (window as unknown as { relayed: () => Promise<Relayed> }).relayed(),
+    );
+    const turn = relayed.iceServers.find((server) =>
+      [server.urls].flat().some((url) => url.startsWith('turn:')),
+    );
+    expect(turn?.urls).toEqual([inject('turn').url]);
+    expect(turn?.username).toMatch(new RegExp(`^\\d+:${fan.user.id}$`));
+    expect(relayed.selectedLocalTypes).toEqual(['relay']);
+
+    await studio.getByRole('button', { name: 'Stop Stream' }).click();
+  });
+});
