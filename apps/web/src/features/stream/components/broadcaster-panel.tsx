@@ -51,7 +51,7 @@ export function BroadcasterPanel({ connection, ...props }: BroadcasterPanelProps
             aria-label="Preview"
             className="size-full object-contain"
           />
-        ) : (
+        ) : isResumable ? null : (
           <p className="flex size-full items-center justify-center p-6 text-center text-slate-400">
             Choose your camera or a screen to preview your stream.
           </p>

@@ -1,4 +1,4 @@
-import { act, render, screen } from '@testing-library/react';
+import { act, fireEvent, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -177,6 +177,7 @@ describe('viewer panel', () => {
     await user.click(screen.getByRole('button', { name: 'Hacer clic para habilitar audio' }));
     expect(video.muted).toBe(false);
     expect(screen.queryByRole('button', { name: 'Hacer clic para habilitar audio' })).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Mute' })).toBeInTheDocument();
   });
 
   it('turns the sound on at the first key pressed anywhere', async () => {
@@ -230,8 +231,13 @@ describe('viewer panel', () => {
     act(() => connection?.changeState('failed'));
 
     expect(screen.getByText('Connection lost. Trying to reconnect...')).toBeInTheDocument();
+    // The last picture stays, paused, under the message until a new offer replaces it.
+    expect(screen.getByLabelText('Live stream')).toBeInTheDocument();
     await advance(5_000);
     expect(joins(socket)).toBe(2);
+    await startPlaying(socket);
+    expect(connection?.close).toHaveBeenCalled();
+    expect(screen.queryByText('Connection lost. Trying to reconnect...')).not.toBeInTheDocument();
   });
 
   it('shows the camera overlay only while the broadcaster says it is on', async () => {
@@ -371,5 +377,158 @@ describe('viewer panel', () => {
     await advance(60_000);
     expect(joins(socket)).toBe(2);
     expect(socket.listenerCount('offer')).toBe(0);
+  });
+});
+
+describe('player controls', () => {
+  const restores: (() => void)[] = [];
+  afterEach(() =>
+    restores
+      .splice(0)
+      .reverse()
+      .forEach((restore) => restore()),
+  );
+
+  /** Gives `target` a `key` jsdom lacks (or replaces it) until the test ends. */
+  function stub(target: object, key: string, value: unknown) {
+    const own = Object.getOwnPropertyDescriptor(target, key);
+    Object.defineProperty(target, key, { value, configurable: true, writable: true });
+    restores.push(() =>
+      own ? Object.defineProperty(target, key, own) : Reflect.deleteProperty(target, key),
+    );
+  }
+
+  async function renderPlaying() {
+    const socket = serverAnswering({ success: true, viewerCount: 1 });
+    const view = renderPanel(socket);
+    await screen.findByText('Connecting to stream...');
+    await startPlaying(socket);
+    return { ...view, socket, video: screen.getByLabelText<HTMLVideoElement>('Live stream') };
+  }
+
+  it('shows no controls while nothing plays', async () => {
+    stub(document, 'fullscreenEnabled', true);
+    stub(document, 'pictureInPictureEnabled', true);
+    const socket = serverAnswering({ success: true, viewerCount: 1 });
+    renderPanel(socket);
+    await screen.findByText('Connecting to stream...');
+    expect(screen.queryByRole('slider', { name: 'Volume' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Unmute' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Full screen' })).not.toBeInTheDocument();
+
+    await startPlaying(socket);
+    expect(screen.getByRole('slider', { name: 'Volume' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Full screen' })).toBeInTheDocument();
+
+    socket.serverEmit('streamEnded', { reason: 'stopped' });
+    expect(screen.queryByRole('slider', { name: 'Volume' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Picture in picture' })).not.toBeInTheDocument();
+  });
+
+  it('sets the volume with the slider, which turns the sound on above 0', async () => {
+    const { video } = await renderPlaying();
+    const slider = screen.getByRole('slider', { name: 'Volume' });
+    expect(slider).toHaveValue('100');
+
+    fireEvent.change(slider, { target: { value: '0' } });
+    expect(video.volume).toBe(0);
+    expect(video.muted).toBe(true);
+
+    fireEvent.change(slider, { target: { value: '40' } });
+    expect(video.volume).toBe(0.4);
+    expect(video.muted).toBe(false);
+    expect(screen.getByRole('button', { name: 'Mute' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Hacer clic para habilitar audio' })).not.toBeInTheDocument();
+  });
+
+  it('mutes and unmutes with the toggle, and a muted player stays muted at the next gesture', async () => {
+    const { video, user } = await renderPlaying();
+    expect(screen.getByRole('button', { name: 'Unmute' })).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Unmute' }));
+    expect(video.muted).toBe(false);
+
+    await user.click(screen.getByRole('button', { name: 'Mute' }));
+    expect(video.muted).toBe(true);
+    expect(screen.getByRole('button', { name: 'Unmute' })).toBeInTheDocument();
+    // Muted on purpose: no call to turn the sound on, and clicks or keys elsewhere leave it off.
+    expect(screen.queryByRole('button', { name: 'Hacer clic para habilitar audio' })).not.toBeInTheDocument();
+    await user.click(video);
+    await user.keyboard('a');
+    expect(video.muted).toBe(true);
+
+    await user.click(screen.getByRole('button', { name: 'Unmute' }));
+    expect(video.muted).toBe(false);
+  });
+
+  it('puts the whole player full screen, and leaves full screen', async () => {
+    stub(document, 'fullscreenEnabled', true);
+    const requestFullscreen = vi.fn(async () => undefined);
+    const exitFullscreen = vi.fn(async () => undefined);
+    stub(HTMLElement.prototype, 'requestFullscreen', requestFullscreen);
+    stub(document, 'exitFullscreen', exitFullscreen);
+    const { user } = await renderPlaying();
+    const player = screen.getByRole('region', { name: 'Stream' });
+
+    await user.click(screen.getByRole('button', { name: 'Full screen' }));
+    expect(requestFullscreen).toHaveBeenCalledTimes(1);
+    expect(requestFullscreen.mock.contexts[0]).toBe(player);
+    expect(exitFullscreen).not.toHaveBeenCalled();
+
+    stub(document, 'fullscreenElement', player);
+    act(() => void document.dispatchEvent(new Event('fullscreenchange')));
+    await user.click(screen.getByRole('button', { name: 'Exit full screen' }));
+    expect(exitFullscreen).toHaveBeenCalledTimes(1);
+    expect(requestFullscreen).toHaveBeenCalledTimes(1);
+
+    stub(document, 'fullscreenElement', null);
+    act(() => void document.dispatchEvent(new Event('fullscreenchange')));
+    expect(screen.getByRole('button', { name: 'Full screen' })).toBeInTheDocument();
+  });
+
+  it('plays picture-in-picture, and follows the browser in and out of it', async () => {
+    stub(document, 'pictureInPictureEnabled', true);
+    const requestPictureInPicture = vi.fn(async () => ({}) as PictureInPictureWindow);
+    const exitPictureInPicture = vi.fn(async () => undefined);
+    stub(HTMLVideoElement.prototype, 'requestPictureInPicture', requestPictureInPicture);
+    stub(document, 'exitPictureInPicture', exitPictureInPicture);
+    const { video, user } = await renderPlaying();
+
+    await user.click(screen.getByRole('button', { name: 'Picture in picture' }));
+    expect(requestPictureInPicture).toHaveBeenCalledTimes(1);
+    expect(requestPictureInPicture.mock.contexts[0]).toBe(video);
+
+    act(() => void video.dispatchEvent(new Event('enterpictureinpicture')));
+    await user.click(screen.getByRole('button', { name: 'Exit picture in picture' }));
+    expect(exitPictureInPicture).toHaveBeenCalledTimes(1);
+
+    act(() => void video.dispatchEvent(new Event('leavepictureinpicture')));
+    expect(screen.getByRole('button', { name: 'Picture in picture' })).toBeInTheDocument();
+    expect(requestPictureInPicture).toHaveBeenCalledTimes(1);
+  });
+
+  it('warns when the browser refuses picture-in-picture, and carries on', async () => {
+    stub(document, 'pictureInPictureEnabled', true);
+    const refusal = new DOMException('Not allowed', 'NotAllowedError');
+    stub(HTMLVideoElement.prototype, 'requestPictureInPicture', vi.fn().mockRejectedValue(refusal));
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const { user } = await renderPlaying();
+
+    await user.click(screen.getByRole('button', { name: 'Picture in picture' }));
+    await advance(0);
+
+    expect(warn).toHaveBeenCalledWith('Could not change picture in picture', refusal);
+    expect(screen.getByRole('button', { name: 'Picture in picture' })).toBeInTheDocument();
+    expect(screen.getByLabelText('Live stream')).toBeInTheDocument();
+  });
+
+  it('offers no full screen or picture-in-picture button where the browser cannot', async () => {
+    stub(document, 'fullscreenEnabled', false);
+    stub(document, 'pictureInPictureEnabled', false);
+    await renderPlaying();
+
+    expect(screen.getByRole('button', { name: 'Unmute' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Full screen' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Picture in picture' })).not.toBeInTheDocument();
   });
 });

@@ -1,10 +1,11 @@
 import { VolumeX } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Button, ButtonLink } from '../../../components/ui/button';
 import { StreamVideo } from '../../../components/ui/stream-video';
 import { paths } from '../../../config/paths';
 import { viewerConnectionMessage, type LiveConnection, type LiveSocket } from '../../../lib/socket';
 import { useViewerStream, type ViewerStatus } from '../hooks/use-viewer-stream';
+import { PlayerControls } from './player-controls';
 import { ViewerCount } from './viewer-count';
 
 type ViewerPanelProps = {
@@ -42,22 +43,27 @@ export function ViewerPanel({ socket, connection, eventId, userId, iceServers }:
     userId,
     iceServers,
   });
-  // Browsers only autoplay muted video; the viewer's first gesture anywhere turns the sound on.
-  const [muted, setMuted] = useState(true);
+  // Browsers only autoplay muted video: the sound 'waits' for the viewer's first gesture anywhere.
+  // Muted later with the controls, it stays off until they turn it on again.
+  const [sound, setSound] = useState<'waits' | 'on' | 'off'>('waits');
+  const [volume, setVolume] = useState(100);
+  const muted = sound !== 'on';
+  const playerRef = useRef<HTMLElement>(null);
   const message = messageFor(connection, status);
 
   useEffect(() => {
-    if (!muted) return;
-    const unmute = () => setMuted(false);
+    if (sound !== 'waits') return;
+    const unmute = () => setSound('on');
     const gestures = ['click', 'keydown', 'touchstart'] as const;
     gestures.forEach((gesture) => document.addEventListener(gesture, unmute));
     return () => gestures.forEach((gesture) => document.removeEventListener(gesture, unmute));
-  }, [muted]);
+  }, [sound]);
 
   return (
     <section
+      ref={playerRef}
       aria-label="Stream"
-      className="relative aspect-video overflow-hidden rounded-2xl bg-black ring-1 ring-white/10"
+      className="group relative aspect-video overflow-hidden rounded-2xl bg-black ring-1 ring-white/10 [&:fullscreen]:rounded-none"
     >
       {picture.main ? (
         <StreamVideo
@@ -74,7 +80,20 @@ export function ViewerPanel({ socket, connection, eventId, userId, iceServers }:
           muted
           data-role="overlay"
           aria-label="Camera overlay"
-          className="absolute right-4 bottom-4 w-1/4 rounded-lg bg-black shadow-lg ring-2 ring-white/80"
+          // Above the controls whenever they show: always on touch screens, on hover or focus with a mouse.
+          className={
+            'absolute right-4 bottom-16 w-1/4 rounded-lg bg-black shadow-lg ring-2 ring-white/80 transition-[bottom] ' +
+            '[@media(hover:hover)]:bottom-4 group-focus-within:bottom-16 group-hover:bottom-16'
+          }
+        />
+      ) : null}
+      {picture.main ? (
+        <PlayerControls
+          player={playerRef}
+          muted={muted}
+          volume={volume}
+          onMutedChange={(mute) => setSound(mute ? 'off' : 'on')}
+          onVolumeChange={setVolume}
         />
       ) : null}
       <div className="absolute top-4 left-4">
@@ -104,8 +123,11 @@ export function ViewerPanel({ socket, connection, eventId, userId, iceServers }:
         </div>
       ) : null}
 
-      {muted && picture.main ? (
-        <Button className="absolute bottom-4 left-1/2 -translate-x-1/2" onClick={() => setMuted(false)}>
+      {sound === 'waits' && picture.main ? (
+        <Button
+          className="absolute bottom-16 left-1/2 -translate-x-1/2 whitespace-nowrap"
+          onClick={() => setSound('on')}
+        >
           <VolumeX aria-hidden className="size-4" />
           Hacer clic para habilitar audio
         </Button>

@@ -70,8 +70,9 @@ export function useViewerStream({ socket, isConnected, eventId, userId, iceServe
       setPicture(NO_PICTURE);
     };
 
-    const joinAgainIn = (delay: number, next: ViewerStatus) => {
-      closePeers();
+    /** Joins again after `delay`; `keepPicture` leaves the last picture on screen, paused, meanwhile. */
+    const joinAgainIn = (delay: number, next: ViewerStatus, { keepPicture = false } = {}) => {
+      if (!keepPicture) closePeers();
       show(next);
       clearTimeout(retryTimer);
       retryTimer = setTimeout(join, delay);
@@ -129,10 +130,12 @@ export function useViewerStream({ socket, isConnected, eventId, userId, iceServe
         onConnectionLost: () => {
           // A connection being replaced may fail quietly: its successor carries on.
           if (next !== incoming && (next !== shown || incoming)) return;
-          joinAgainIn(VIEWER_RETRY_MS, {
-            phase: 'retrying',
-            message: 'Connection lost. Trying to reconnect...',
-          });
+          // The broadcaster may come back (a reloaded studio): its next offer replaces this connection.
+          joinAgainIn(
+            VIEWER_RETRY_MS,
+            { phase: 'retrying', message: 'Connection lost. Trying to reconnect...' },
+            { keepPicture: next === shown },
+          );
         },
       });
       incoming = next;
