@@ -20,6 +20,7 @@ declare module 'vitest' {
 
 /** The address of the test namespace's veth end (scripts/in-netns.sh): Janus and coturn carry media there. */
 const MEDIA_ADDRESS = '10.200.0.1';
+const GRACE_MS = 8_000;
 
 /**
  * A deployment of two production servers on one PostgreSQL and one Redis, with Janus for media and
@@ -51,6 +52,8 @@ export default async function setup(project: TestProject) {
       JANUS_ADMIN_KEY: janus.adminKey,
       TURN_URLS: turn.url,
       TURN_SECRET: turn.secret,
+      // Enough to reload a studio and click Resume; short enough to watch a lost show end.
+      STREAM_GRACE_MS: String(GRACE_MS),
     };
     // One after the other: the first runs the migrations.
     const a = await startBuiltServer(deployment);

@@ -166,6 +166,20 @@ describe('a show through Janus', () => {
     await studio.getByRole('button', { name: 'Stop Stream' }).click();
   });
 
+  it('ends a show whose creator vanished once the grace period is over, and destroys its room', async () => {
+    const show = await newShow(1);
+    const [fan] = show.fans;
+    if (!fan) throw new Error('a fan expected');
+    const studio = await studioOf(show);
+    const view = await watch(liveA, fan, show.eventId);
+    await expectPlaying(view);
+
+    await studio.context().close();
+    await view.getByText('Stream has ended. Trying to reconnect...').waitFor({ timeout: 20_000 });
+    await view.getByText('Waiting for stream to start').waitFor({ timeout: 15_000 });
+    expect(await janusRooms(inject('janus'))).not.toContain(roomOf(show));
+  });
+
   it('removes, when an instance starts, the rooms a crash left behind, and only those', async () => {
     const show = await newShow(1);
     const [fan] = show.fans;
