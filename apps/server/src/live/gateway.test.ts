@@ -4,6 +4,7 @@ import type { LiveConfig } from '@stagedoor/shared/realtime';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { api, authHeader, createCreator, createEvent, createUser } from '../../test/factories';
 import { ack, listen, LiveClients, settle, type LiveClient } from '../../test/live-clients';
+import { freePort } from '../../test/free-port';
 import { createTestApp } from '../../test/test-app';
 
 const STUN = { urls: 'stun:stun.example:3478' };
@@ -178,5 +179,15 @@ describe('GET /api/live/config', () => {
     const response = await api(app, { method: 'GET', url: '/api/live/config', headers });
     expect(response.statusCode).toBe(200);
     expect(response.json<LiveConfig>()).toEqual({ iceServers: [STUN], media: 'p2p' });
+  });
+});
+
+describe('a Janus that cannot be reached', () => {
+  // buildApp awaits the connection, so the server does not start, and says why.
+  it('fails the start, naming JANUS_URL', async () => {
+    const nowhere = `ws://127.0.0.1:${await freePort()}`;
+    await expect(createTestApp({ JANUS_URL: nowhere })).rejects.toThrow(
+      /^Cannot connect to Janus \(JANUS_URL\)/,
+    );
   });
 });

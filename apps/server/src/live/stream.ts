@@ -55,7 +55,16 @@ export function registerStreamHandlers(live: Live, socket: LiveSocket, handlers:
       const previous = await live.registry.start(eventId, socket.id);
       socket.data.stream = { eventId, role: 'broadcaster' };
       await socket.join(streamRoom(eventId));
-      await live.media.started(socket, eventId, previous !== null && previous !== socket.id);
+      try {
+        await live.media.started(socket, eventId, previous !== null && previous !== socket.id);
+      } catch (error) {
+        // No media for it (Janus out of reach): a stream this start made live is not live after all.
+        if (previous === null) {
+          await live.registry.stop(eventId, socket.id);
+          socket.data.stream = null;
+        }
+        throw error;
+      }
       // Fans waiting on the stream page join at once instead of at their next retry.
       if (previous === null) live.io.to(streamRoom(eventId)).emit('streamStarted', { eventId });
       await announceViewerCount(live, eventId);

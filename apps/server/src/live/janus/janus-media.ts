@@ -278,7 +278,12 @@ export async function janusMedia(live: Omit<Live, 'media'>, config: JanusConfig)
       for (const held of [publishers, subscribers]) {
         for (const [socketId, { eventId: watched }] of held) if (watched === eventId) release(held, socketId);
       }
-      if (mediaState) await destroyRoom((JSON.parse(mediaState) as RoomState).room);
+      if (!mediaState) return;
+      const { room } = JSON.parse(mediaState) as RoomState;
+      // The stream has ended whatever Janus says: a room it keeps goes at the next start (removeLeftoverRooms).
+      await destroyRoom(room).catch((error: unknown) =>
+        log.warn({ err: error, room }, 'janus: room not destroyed'),
+      );
     },
 
     async signal(socket, targetId, signal) {
