@@ -26,6 +26,8 @@ export interface JanusAccess {
 export interface JanusServer extends JanusAccess {
   /** Janus's own log, for a failing test to show. */
   log(): Promise<string>;
+  /** Stops Janus and starts it again on the same port, as a crash and its supervisor would. */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -54,24 +56,34 @@ export async function startJanusServer({ iceInterface = 'v0' } = {}): Promise<Ja
     await writeFile(path.join(dir, file), text);
   }
   const logFile = path.join(dir, 'janus.log');
-  const janus = spawn(
-    JANUS,
-    ['-F', dir, '--apisecret', apiSecret, '--ice-enforce-list', iceInterface, '--log-file', logFile, '-N'],
-    { stdio: 'ignore' },
-  );
+  const launch = () =>
+    spawn(
+      JANUS,
+      ['-F', dir, '--apisecret', apiSecret, '--ice-enforce-list', iceInterface, '--log-file', logFile, '-N'],
+      { stdio: 'ignore' },
+    );
+  let janus = launch();
   const log = () => readFile(logFile, 'utf8').catch(() => '(no log)');
   const stop = async () => {
     await terminate(janus);
     await rm(dir, { recursive: true, force: true });
   };
-  try {
-    await waitForPort(port, janus);
-  } catch (error) {
-    const output = await log();
-    await stop();
-    throw new Error(`Janus did not start: ${(error as Error).message}\n${output}`);
-  }
-  return { url: `ws://127.0.0.1:${port}`, apiSecret, adminKey, log, stop };
+  const ready = async () => {
+    try {
+      await waitForPort(port, janus);
+    } catch (error) {
+      const output = await log();
+      await stop();
+      throw new Error(`Janus did not start: ${(error as Error).message}\n${output}`);
+    }
+  };
+  await ready();
+  const restart = async () => {
+    await terminate(janus);
+    janus = launch();
+    await ready();
+  };
+  return { url: `ws://127.0.0.1:${port}`, apiSecret, adminKey, log, restart, stop };
 }
 
 async function waitForPort(port: number, janus: ChildProcess): Promise<void> {

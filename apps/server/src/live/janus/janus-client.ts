@@ -21,6 +21,7 @@ export function janusErrorCode(error: unknown): number | null {
  */
 export class JanusClient {
   private readonly lostListeners = new Set<() => void>();
+  private readonly restoredListeners = new Set<() => void>();
   private closed = false;
   private reconnectTimer: NodeJS.Timeout | undefined;
 
@@ -50,6 +51,11 @@ export class JanusClient {
 
   onSessionLost(listener: () => void): void {
     this.lostListeners.add(listener);
+  }
+
+  /** After a lost session was opened again: what Janus held before has to be made again. */
+  onSessionRestored(listener: () => void): void {
+    this.restoredListeners.add(listener);
   }
 
   async close(): Promise<void> {
@@ -104,7 +110,10 @@ export class JanusClient {
     const delay = Math.min(1000 * 2 ** attempt, MAX_RECONNECT_DELAY_MS);
     this.reconnectTimer = setTimeout(() => {
       this.open().then(
-        () => this.log.info('janus: session opened again'),
+        () => {
+          this.log.info('janus: session opened again');
+          this.restoredListeners.forEach((listener) => listener());
+        },
         (error: unknown) => {
           this.log.warn({ err: error }, 'janus: still out of reach');
           if (!this.closed) this.reconnect(attempt + 1);

@@ -41,11 +41,24 @@ export async function janusMedia(live: Omit<Live, 'media'>, config: JanusConfig)
   let adminHandle: Promise<VideoRoomHandle> | null = null;
 
   janus.onSessionLost(() => {
-    // Their handles died with the session: browsers notice their connections fail and come back.
+    // Their handles died with the session: viewers notice their connections fail and join again.
     publishers.clear();
     subscribers.clear();
     adminHandle = null;
   });
+  // The rooms and publications died with it too: this instance's broadcasters publish again (into a new
+  // room, see publish), and their viewers are subscribed to that.
+  janus.onSessionRestored(() => live.tasks.track(askBroadcastersToPublish()));
+
+  async function askBroadcastersToPublish(): Promise<void> {
+    for (const socket of await io.local.fetchSockets()) {
+      const stream = socket.data.stream;
+      if (stream?.role !== 'broadcaster' || (await registry.broadcasterOf(stream.eventId)) !== socket.id)
+        continue;
+      // As a viewer would ask peer to peer: the media server is the one peer that wants an offer.
+      socket.emit('viewerJoined', { viewerId: SFU_PEER_ID });
+    }
+  }
 
   const admin = () => {
     adminHandle ??= janus.attach().catch((error: unknown) => {
@@ -149,18 +162,12 @@ export async function janusMedia(live: Omit<Live, 'media'>, config: JanusConfig)
     await subscribeLocalViewers(eventId);
   };
 
-  const publish = async (socket: LiveSocket, eventId: number, offer: Jsep): Promise<void> => {
-    let state = await roomOf(eventId);
-    if (!state) return;
-    release(publishers, socket.id);
-    // Another socket's publication (the tab this one took over from) makes way.
-    if (state.feed !== null) {
-      await (await admin()).kick({ room: state.room, feed: state.feed }).catch(() => undefined);
-    }
+  /** Joins `room` and publishes `offer` there, on a handle of its own (detached again on failure). */
+  const joinAndPublish = async (room: number, offer: Jsep) => {
     const handle = await janus.attach();
     const feed = newJanusId();
-    const join = (room: number) =>
-      handle.joinConfigurePublisher({
+    try {
+      const joined = await handle.joinConfigurePublisher({
         room,
         feed,
         display: 'broadcaster',
@@ -168,26 +175,36 @@ export async function janusMedia(live: Omit<Live, 'media'>, config: JanusConfig)
         video: true,
         jsep: offer,
       });
-    let joined;
-    try {
-      joined = await join(state.room).catch(async (error: unknown) => {
-        // Janus restarted since the show started: its room is gone, so it gets a new one.
-        if (janusErrorCode(error) !== NO_SUCH_ROOM || !state) throw error;
-        state = { room: await createRoom(eventId), feed: null };
-        return join(state.room);
-      });
+      return { handle, feed, answer: joined.jsep };
     } catch (error) {
       await handle.detach().catch(() => undefined);
       throw error;
     }
+  };
+
+  const publish = async (socket: LiveSocket, eventId: number, offer: Jsep): Promise<void> => {
+    const state = await roomOf(eventId);
+    if (!state) return;
+    release(publishers, socket.id);
+    // Another socket's publication (the tab this one took over from) makes way.
+    if (state.feed !== null) {
+      await (await admin()).kick({ room: state.room, feed: state.feed }).catch(() => undefined);
+    }
+    let room = state.room;
+    const publication = await joinAndPublish(room, offer).catch(async (error: unknown) => {
+      // Janus restarted since the show started: its room is gone, so the show gets a new one.
+      if (janusErrorCode(error) !== NO_SUCH_ROOM) throw error;
+      room = await createRoom(eventId);
+      return joinAndPublish(room, offer);
+    });
+    const { handle, feed, answer } = publication;
     publishers.set(socket.id, { handle, eventId, feed });
     watch(publishers, socket.id, handle);
-    const { room } = state;
     // Janus takes subscribers for a feed once its media is up, not before.
     handle.once(Janode.EVENT.HANDLE_WEBRTCUP, () =>
       live.tasks.track(published(socket.id, eventId, room, feed)),
     );
-    if (joined.jsep) socket.emit('answer', { answer: joined.jsep, from: SFU_PEER_ID });
+    if (answer) socket.emit('answer', { answer, from: SFU_PEER_ID });
   };
 
   const published = async (broadcasterId: string, eventId: number, room: number, feed: number) => {
@@ -259,7 +276,12 @@ export async function janusMedia(live: Omit<Live, 'media'>, config: JanusConfig)
     async viewerJoined(socket, eventId) {
       const state = await roomOf(eventId);
       // Not published yet: the viewer gets its offer once the broadcaster's publication is up.
-      if (state) await subscribe(socket.id, eventId, state);
+      if (!state) return;
+      // The viewer is in the stream all the same: a publication Janus lost (it restarted) is published
+      // again by the studio, and the viewer is subscribed then.
+      await subscribe(socket.id, eventId, state).catch((error: unknown) =>
+        log.warn({ err: error, eventId }, 'janus: subscribing a viewer failed'),
+      );
     },
 
     async viewerLeft(viewerId) {

@@ -78,10 +78,10 @@ export function useBroadcaster({ socket, isConnected, eventId, userId, iceServer
     syncLayout();
     const unsubscribe = media.subscribe(syncLayout);
 
-    // With Janus, viewers are the media server's to connect: this page only ever talks to SFU_PEER_ID.
-    const onViewerJoined = ({ viewerId }: { viewerId: string }) => {
-      if (mode === 'p2p') void current.connect(viewerId).catch(warn('Could not make an offer to a viewer'));
-    };
+    // A peer wants an offer: a viewer peer to peer; with Janus only ever the media server (SFU_PEER_ID),
+    // when the server needs this page to publish again (Janus restarted).
+    const onViewerJoined = ({ viewerId }: { viewerId: string }) =>
+      void current.connect(viewerId).catch(warn('Could not make an offer'));
     const onViewerLeft = ({ viewerId }: { viewerId: string }) => current.disconnect(viewerId);
     const onAnswer = ({ answer, from }: { answer: SessionDescription; from: string }) =>
       void current.handleAnswer(from, answer).catch(warn("Could not apply a viewer's answer"));
@@ -108,7 +108,7 @@ export function useBroadcaster({ socket, isConnected, eventId, userId, iceServer
       current.closeAll();
       peersRef.current = null;
     };
-  }, [socket, iceServers, media, eventId, mode]);
+  }, [socket, iceServers, media, eventId]);
 
   /** Takes the stream as this socket's: the server confirms, then the viewers (or Janus) get offers. */
   const goLive = async (): Promise<boolean> => {
