@@ -1,32 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import { JOIN_STREAM_MARK } from '@stagedoor/shared/realtime';
 import type { Browser } from 'playwright-core';
 import { launchBrowser } from '../e2e/support/chromium';
 import { startBuiltServer } from '../e2e/support/server';
+import { BENCH_PASSWORD, call, register } from './live/accounts';
 
 const ROUNDS = 7;
-const PASSWORD = 'bench-password-1';
-
-async function call<T>(base: string, path: string, body: unknown, token?: string): Promise<T> {
-  const response = await fetch(`${base}/api${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify(body),
-  });
-  if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
-  return (await response.json()) as T;
-}
-
-async function account(base: string, role: 'creator' | 'user') {
-  const email = `${role}-${randomUUID().slice(0, 8)}@bench.test`;
-  const { access_token } = await call<{ access_token: string }>(base, `/auth/register/${role}`, {
-    firstName: 'Bench',
-    lastName: role,
-    email,
-    password: PASSWORD,
-  });
-  return { email, token: access_token };
-}
 
 /** Logs in through the login screen and returns the browser state of that session. */
 async function signedInState(browser: Browser, base: string, role: 'creator' | 'user', email: string) {
@@ -34,7 +12,7 @@ async function signedInState(browser: Browser, base: string, role: 'creator' | '
   const page = await context.newPage();
   await page.goto(role === 'creator' ? '/login' : '/user/login');
   await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByLabel('Password').fill(BENCH_PASSWORD);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.waitForURL(role === 'creator' ? '**/creators/dashboard' : '**/user/dashboard');
   const state = await context.storageState();
@@ -70,8 +48,8 @@ export async function benchStream(): Promise<void> {
   ]);
   try {
     const base = server.baseURL;
-    const creator = await account(base, 'creator');
-    const fan = await account(base, 'user');
+    const creator = await register(base, 'creator');
+    const fan = await register(base, 'user');
     const event = await call<{ id: number }>(
       base,
       '/events',

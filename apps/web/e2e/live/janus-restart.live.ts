@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, it } from 'vitest';
 import { startJanusServer, type JanusServer } from '../../../server/test/janus-server';
 import { launchBrowser } from '../support/chromium';
 import { startBuiltServer, type RunningServer } from '../support/server';
-import { expectPlaying, goLive, setUpShow, signedIn } from '../support/stream';
+import { goLive, signedIn } from '../support/live-pages';
+import { expectPlaying, setUpShow } from '../support/stream';
 
 // A Janus and a server of this file's own: the shared ones must not restart under the other journeys.
 let janus: JanusServer;

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createJanusRoom, janusRooms } from '../../../server/test/janus-server';
 import { launchBrowser } from '../support/chromium';
 import { startBuiltServer } from '../support/server';
-import { expectPlaying, goLive, setUpShow, signedIn, type Show } from '../support/stream';
+import { goLive, signedIn, watch as open } from '../support/live-pages';
+import { expectPlaying, setUpShow, type Show } from '../support/stream';
 
 // Two browsers, as two machines: the creator's has the fake camera and screen.
 let studioBrowser: Browser;
@@ -30,11 +31,8 @@ async function studioOf(show: Show): Promise<Page> {
   return goLive(await signedIn(studioBrowser, liveA, show.creator), show.eventId);
 }
 
-async function watch(baseURL: string, who: Show['fans'][number], eventId: number): Promise<Page> {
-  const page = await (await signedIn(audienceBrowser, baseURL, who)).newPage();
-  await page.goto(`/events/${eventId}/stream`);
-  return page;
-}
+const watch = async (baseURL: string, who: Show['fans'][number], eventId: number) =>
+  open(await signedIn(audienceBrowser, baseURL, who), eventId);
 
 const roomOf = (show: Show) => `stagedoor event ${show.eventId}`;
 

@@ -1,7 +1,8 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { launchBrowser } from '../support/chromium';
-import { expectPlaying, goLive, setUpShow, signedIn } from '../support/stream';
+import { goLive, signedIn } from '../support/live-pages';
+import { expectPlaying, setUpShow } from '../support/stream';
 
 let studioBrowser: Browser;
 let audienceBrowser: Browser;

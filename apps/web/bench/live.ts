@@ -1,0 +1,17 @@
+import { benchCreatorUpload } from './live/creator-upload';
+import { benchJanusFanout } from './live/janus-fanout';
+import { assertInMediaNamespace } from './live/services';
+
+/**
+ * `npm run bench`'s live part (issue 7), inside scripts/in-netns.sh: the creator's upload and CPU peer
+ * to peer vs through Janus, then Janus's fan-out to light subscribers. `tsx bench/live.ts fanout` (or
+ * `upload`) runs one of them.
+ */
+const parts = process.argv.slice(2);
+const runs = (part: string) => parts.length === 0 || parts.includes(part);
+
+assertInMediaNamespace();
+const startedAt = performance.now();
+if (runs('upload')) await benchCreatorUpload();
+if (runs('fanout')) await benchJanusFanout();
+console.info(`\nLive benches took ${Math.round((performance.now() - startedAt) / 1000)} s`);
