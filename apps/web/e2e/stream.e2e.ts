@@ -1,19 +1,15 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newVisitor } from './support/browser';
-import { launchBrowser } from './support/chromium';
+import { launchStudioAndAudience, type StudioAndAudience } from './support/chromium';
 import { logIn } from './support/fixtures';
 import { expectPlaying, setUpShow } from './support/stream';
 
-// Two browsers, as two people on two machines would be: the creator's has the fake camera and screen.
-let creatorBrowser: Browser;
-let audienceBrowser: Browser;
+let browsers: StudioAndAudience;
 beforeAll(async () => {
-  [creatorBrowser, audienceBrowser] = await Promise.all([launchBrowser({ media: true }), launchBrowser()]);
+  browsers = await launchStudioAndAudience();
 });
-afterAll(async () => {
-  await Promise.all([creatorBrowser.close(), audienceBrowser.close()]);
-});
+afterAll(() => browsers.close());
 
 async function viewerCount(page: Page): Promise<string> {
   return page.getByLabel('Viewers').innerText();
@@ -26,11 +22,11 @@ async function sendChat(page: Page, text: string): Promise<void> {
 
 describe('going live in the browser', () => {
   it('streams camera and screen to a ticket holder, with chat both ways, and ends cleanly', async () => {
-    const setup = await newVisitor(audienceBrowser);
+    const setup = await newVisitor(browsers.audience);
     const show = await setUpShow(setup.context.request);
     await setup.context.close();
 
-    const creator = await newVisitor(creatorBrowser);
+    const creator = await newVisitor(browsers.studio);
     await logIn(creator.page, 'creator', show.creator.email);
     await creator.page.goto(`/creators/dashboard/events/${show.eventId}/stream`);
     const start = creator.page.getByRole('button', { name: 'Start Stream' });
@@ -41,7 +37,7 @@ describe('going live in the browser', () => {
     await start.click();
     await creator.page.getByRole('button', { name: 'Stop Stream' }).waitFor();
 
-    const fan = await newVisitor(audienceBrowser);
+    const fan = await newVisitor(browsers.audience);
     await logIn(fan.page, 'user', show.fans[0]?.email ?? '');
     await fan.page.goto(`/events/${show.eventId}/stream`);
     await expectPlaying(fan.page);
@@ -75,11 +71,11 @@ describe('going live in the browser', () => {
   });
 
   it('tells a spectator without a ticket that one is needed, and offers the event page', async () => {
-    const setup = await newVisitor(audienceBrowser);
+    const setup = await newVisitor(browsers.audience);
     const show = await setUpShow(setup.context.request);
     await setup.context.close();
 
-    const { context, page } = await newVisitor(audienceBrowser);
+    const { context, page } = await newVisitor(browsers.audience);
     await logIn(page, 'user', show.stranger.email);
     await page.goto(`/events/${show.eventId}/stream`);
     await page.getByText(/need a ticket/i).waitFor();

@@ -1,4 +1,4 @@
-import type { IceCandidate, MediaMode, SessionDescription } from '@stagedoor/shared/realtime';
+import type { IceCandidate, SessionDescription } from '@stagedoor/shared/realtime';
 import type { LiveSocket } from './context';
 
 /** A signalling message as a socket sent it, once validated. */
@@ -13,7 +13,6 @@ export type Signal =
  * registry, the rooms and the counts; it calls these after each step has been recorded.
  */
 export interface LiveMedia {
-  readonly mode: MediaMode;
   /** The socket now broadcasts the live stream; `tookOver` when it replaced another socket of a live stream. */
   started(socket: LiveSocket, eventId: number, tookOver: boolean): Promise<void>;
   /** A viewer was let into the live stream. */

@@ -32,8 +32,6 @@ export function peerToPeerMedia(live: Omit<Live, 'media'>): LiveMedia {
   };
 
   return {
-    mode: 'p2p',
-
     async started(socket, eventId, tookOver) {
       // Taking over (a reconnection within the grace period, or another tab): the viewers are still
       // there, and each needs an offer from this socket.

@@ -15,7 +15,7 @@ export const INACTIVE_EVENT_MESSAGE = 'Only active events can be streamed';
 export const ALREADY_BROADCASTING_MESSAGE = 'You are already broadcasting a stream';
 
 /** Why the extra screen of an account that already watches on one screen per ticket is turned away. */
-export function noFreeSeatMessage(seats: number): string {
+function noFreeSeatMessage(seats: number): string {
   const screens = seats === 1 ? 'another screen' : `${seats} other screens`;
   return (
     `You are already watching this stream on ${screens}, one for each ticket you hold. ` +

@@ -1,7 +1,6 @@
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { startJanusServer, type JanusServer } from '../../../server/test/janus-server';
-import { launchBrowser } from '../support/chromium';
+import { launchStudioAndAudience, type StudioAndAudience } from '../support/chromium';
 import { startBuiltServer, type RunningServer } from '../support/server';
 import { goLive, signedIn } from '../support/live-pages';
 import { expectPlaying, setUpShow } from '../support/stream';
@@ -9,8 +8,7 @@ import { expectPlaying, setUpShow } from '../support/stream';
 // A Janus and a server of this file's own: the shared ones must not restart under the other journeys.
 let janus: JanusServer;
 let server: RunningServer;
-let studioBrowser: Browser;
-let audienceBrowser: Browser;
+let browsers: StudioAndAudience;
 beforeAll(async () => {
   janus = await startJanusServer({ iceInterface: 'v0' });
   server = await startBuiltServer({
@@ -18,23 +16,22 @@ beforeAll(async () => {
     JANUS_API_SECRET: janus.apiSecret,
     JANUS_ADMIN_KEY: janus.adminKey,
   });
-  [studioBrowser, audienceBrowser] = await Promise.all([launchBrowser({ media: true }), launchBrowser()]);
+  browsers = await launchStudioAndAudience();
 });
 afterAll(async () => {
-  await Promise.all([studioBrowser?.close(), audienceBrowser?.close()]);
+  await browsers?.close();
   await server?.stop();
   await janus?.stop();
 });
 
 describe('a Janus that restarts in the middle of a show', () => {
   it('is reconnected by the server; the studio publishes again and the viewer plays again', async () => {
-    const setup = await audienceBrowser.newContext({ baseURL: server.baseURL });
+    const setup = await browsers.audience.newContext({ baseURL: server.baseURL });
     const show = await setUpShow(setup.request, 1);
     await setup.close();
-    const [fan] = show.fans;
-    if (!fan) throw new Error('a fan expected');
-    const studio = await goLive(await signedIn(studioBrowser, server.baseURL, show.creator), show.eventId);
-    const view = await (await signedIn(audienceBrowser, server.baseURL, fan)).newPage();
+    const { fan } = show;
+    const studio = await goLive(await signedIn(browsers.studio, server.baseURL, show.creator), show.eventId);
+    const view = await (await signedIn(browsers.audience, server.baseURL, fan)).newPage();
     await view.goto(`/events/${show.eventId}/stream`);
     await expectPlaying(view);
 

@@ -1,31 +1,26 @@
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchBrowser } from '../support/chromium';
+import { launchStudioAndAudience, type StudioAndAudience } from '../support/chromium';
 import { goLive, signedIn } from '../support/live-pages';
 import { expectPlaying, setUpShow } from '../support/stream';
 
-let studioBrowser: Browser;
-let audienceBrowser: Browser;
+let browsers: StudioAndAudience;
 beforeAll(async () => {
-  [studioBrowser, audienceBrowser] = await Promise.all([launchBrowser({ media: true }), launchBrowser()]);
+  browsers = await launchStudioAndAudience();
 });
-afterAll(async () => {
-  await Promise.all([studioBrowser.close(), audienceBrowser.close()]);
-});
+afterAll(() => browsers.close());
 
 type Relayed = { iceServers: RTCIceServer[]; selectedLocalTypes: string[] };
 
 describe('a viewer behind a network that lets only relayed media through', () => {
   it('watches through TURN, with credentials of its own from /api/live/config', async () => {
     const baseURL = inject('liveA');
-    const setup = await audienceBrowser.newContext({ baseURL });
+    const setup = await browsers.audience.newContext({ baseURL });
     const show = await setUpShow(setup.request, 1);
     await setup.close();
-    const [fan] = show.fans;
-    if (!fan) throw new Error('a fan expected');
-    const studio = await goLive(await signedIn(studioBrowser, baseURL, show.creator), show.eventId);
+    const { fan } = show;
+    const studio = await goLive(await signedIn(browsers.studio, baseURL, show.creator), show.eventId);
 
-    const viewerContext = await signedIn(audienceBrowser, baseURL, fan);
+    const viewerContext = await signedIn(browsers.audience, baseURL, fan);
     // As a browser on such a network: host and server-reflexive candidates never work, so only relay
     // candidates may be used. Each connection is kept to read what it was configured with and used.
     await viewerContext.addInitScript(() => {

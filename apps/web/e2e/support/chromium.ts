@@ -19,3 +19,17 @@ export function launchBrowser(options: { media?: boolean } = {}): Promise<Browse
     args: [...CHROMIUM_ARGS, ...(options.media ? FAKE_MEDIA_ARGS : [])],
   });
 }
+
+export type StudioAndAudience = { studio: Browser; audience: Browser; close: () => Promise<void> };
+
+/** Two browsers, as two people on two machines: the creator's has the fake camera and screen. */
+export async function launchStudioAndAudience(): Promise<StudioAndAudience> {
+  const [studio, audience] = await Promise.all([launchBrowser({ media: true }), launchBrowser()]);
+  return {
+    studio,
+    audience,
+    close: async () => {
+      await Promise.all([studio.close(), audience.close()]);
+    },
+  };
+}

@@ -16,11 +16,13 @@ export interface Show {
   creator: Account;
   /** Each holds one ticket. */
   fans: Account[];
+  /** The first of them. */
+  fan: Account;
   /** Holds none. */
   stranger: Account;
 }
 
-/** A creator with an active event an hour from now, `fans` ticket holders and a spectator without a ticket. */
+/** A creator with an active event an hour from now, `fans` (at least 1) ticket holders and a spectator without one. */
 export async function setUpShow(request: APIRequestContext, fans = 1): Promise<Show> {
   const creator = await account(request, 'creator', person('Lena', 'Live'));
   const event = await request.post('/api/events', {
@@ -46,7 +48,9 @@ export async function setUpShow(request: APIRequestContext, fans = 1): Promise<S
     holders.push(fan);
   }
   const stranger = await account(request, 'user', person('Sid', 'Stranger'));
-  return { eventId, creator, fans: holders, stranger };
+  const [fan] = holders;
+  if (!fan) throw new Error('a show needs at least one fan');
+  return { eventId, creator, fans: holders, fan, stranger };
 }
 
 /** The main video shows a picture, and new frames keep coming. */

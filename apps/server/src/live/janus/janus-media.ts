@@ -266,8 +266,6 @@ export async function janusMedia(live: Omit<Live, 'media'>, config: JanusConfig)
   }
 
   return {
-    mode: 'janus',
-
     async started(_socket, eventId) {
       // A takeover keeps the room of the stream it takes over.
       if (!(await roomOf(eventId))) await createRoom(eventId);

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { healthBetween, sendTotals, type BroadcastHealth } from '../lib/broadcast-health';
 
 /** How often the studio's health line is refreshed. */
-export const HEALTH_INTERVAL_MS = 2000;
+const HEALTH_INTERVAL_MS = 2000;
 
 /** The outgoing bitrate and packet loss of a live studio, refreshed every 2 s; null until measured. */
 export function useBroadcastHealth(
