@@ -98,9 +98,11 @@ export function registerStreamHandlers(live: Live, socket: LiveSocket, handlers:
         throw new LiveError('NO_FREE_SEAT', noFreeSeatMessage(seats));
       }
       socket.data.stream = { eventId, role: 'viewer' };
+      // Counts go out in the order the registry gave them, before any other wait: a later join's
+      // count never arrives first.
+      live.io.to(streamRoom(eventId)).emit('viewerCountUpdate', admission);
       socket.emit('streamLayout', await live.registry.layoutOf(eventId));
       await live.media.viewerJoined(socket, eventId);
-      live.io.to(streamRoom(eventId)).emit('viewerCountUpdate', admission);
       return admission;
     }),
   );
@@ -144,8 +146,8 @@ async function leaveViewers(live: Live, socket: LiveSocket, eventId: number): Pr
   const viewerCount = await live.registry.removeViewer(eventId, socket.id);
   // Not a viewer any more: the stream was stopped (or restarted) since it joined.
   if (viewerCount === null) return;
-  await live.media.viewerLeft(socket.id, eventId);
   live.io.to(streamRoom(eventId)).emit('viewerCountUpdate', { viewerCount });
+  await live.media.viewerLeft(socket.id, eventId);
 }
 
 async function announceViewerCount(live: Live, eventId: number): Promise<void> {
