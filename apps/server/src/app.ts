@@ -4,7 +4,7 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import type { Config } from './config';
 import { createDatabase } from './db/database';
 import type { Deps } from './deps';
-import { setupLiveGateway } from './live/gateway';
+import { setupLiveGateway, type LiveHandle } from './live/gateway';
 import { liveRoutes } from './live/live.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import { creatorRoutes } from './modules/creators/creators.routes';
@@ -12,6 +12,10 @@ import { eventRoutes } from './modules/events/events.routes';
 import { healthRoutes } from './modules/health/health.routes';
 import { createImageStore } from './modules/images/image-store';
 import { imageRoutes } from './modules/images/images.routes';
+import { moneyRoutes } from './modules/money/money.routes';
+import { startSettlement } from './modules/money/settlement';
+import { createStripePayments } from './modules/money/stripe-payments';
+import { stripeWebhookRoutes } from './modules/money/stripe-webhook.routes';
 import { placeOrder, type PlaceOrder } from './modules/orders/orders.repo';
 import { orderRoutes } from './modules/orders/orders.routes';
 import { userRoutes } from './modules/users/users.routes';
@@ -25,6 +29,7 @@ import { setupWebApp } from './plugins/web-app';
 declare module 'fastify' {
   interface FastifyInstance {
     deps: Deps;
+    live: LiveHandle;
   }
 }
 
@@ -66,6 +71,7 @@ export async function buildApp(config: Config, seams: TestSeams = {}): Promise<A
       images: createImageStore(config, database.db),
       log: app.log,
       placeOrder: seams.placeOrder ?? placeOrder,
+      payments: config.stripe ? createStripePayments(config.stripe) : null,
     });
 
     app.setValidatorCompiler(validatorCompiler);
@@ -94,11 +100,15 @@ export async function buildApp(config: Config, seams: TestSeams = {}): Promise<A
         await api.register(orderRoutes);
         await api.register(creatorRoutes);
         await api.register(liveRoutes);
+        await api.register(moneyRoutes);
+        await api.register(stripeWebhookRoutes);
       },
       { prefix: '/api' },
     );
     await setupWebApp(app, config.webDistDir);
-    await setupLiveGateway(app);
+    // Routes reach it at request time (a cancelled event's show ends), once it is up.
+    app.decorate('live', await setupLiveGateway(app));
+    startSettlement(app);
 
     await app.ready();
   } catch (error) {

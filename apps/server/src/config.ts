@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { isIP } from 'node:net';
+import { PAYMENT_PROVIDERS } from '@stagedoor/shared/money';
 import { z } from 'zod';
 import { WEB_DIST_DIR } from './paths';
 
@@ -116,6 +117,32 @@ const ZEnv = z
     TURN_TTL_S: wholeNumber('must be a whole number of seconds')
       .pipe(z.number().min(60, 'must be at least 60 seconds'))
       .default(3600),
+    // Money (decision 0020): none = no card taken, orders complete at once; stripe = Stripe Checkout.
+    PAYMENT_PROVIDER: z.enum(PAYMENT_PROVIDERS, { error: 'must be none or stripe' }).default('none'),
+    STRIPE_SECRET_KEY: z
+      .string()
+      .regex(/^(sk|rk)_/, 'must be a Stripe secret key (sk_...)')
+      .optional(),
+    // The platform endpoint's signing secret, and the Connect endpoint's (account.updated), comma-separated.
+    STRIPE_WEBHOOK_SECRET: commaList(
+      (secret) => /^whsec_\S+$/.test(secret),
+      'must list webhook signing secrets (whsec_...), separated by commas',
+    ).optional(),
+    // Not for production: where the Stripe SDK sends its calls (a local stand-in in tests).
+    STRIPE_API_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
+    // Stripe Checkout sessions last 30 minutes to 24 hours.
+    CHECKOUT_HOLD_MINUTES: wholeNumber('must be a whole number of minutes')
+      .pipe(z.number().min(30, 'must be at least 30 minutes').max(1440, 'must be at most 1440 minutes'))
+      .default(30),
+    // How often each instance runs the settlement job (holds, releases, payouts, refunds).
+    SETTLEMENT_INTERVAL_S: wholeNumber('must be a whole number of seconds')
+      .pipe(
+        z
+          .number()
+          .min(1, 'must be at least 1 second')
+          .max(MAX_TIMER_MS / 1000, 'is too long'),
+      )
+      .default(60),
     SEED_DEMO: ZFlag.default(true),
     IMAGE_STORAGE: z.enum(['disk', 'database'], { error: 'must be disk or database' }).default('disk'),
     NODE_ENV: z
@@ -136,6 +163,14 @@ const ZEnv = z
   .refine((env) => !env.TURN_SECRET || env.TURN_URLS, {
     path: ['TURN_URLS'],
     message: 'must be set with TURN_SECRET',
+  })
+  .refine((env) => env.PAYMENT_PROVIDER !== 'stripe' || env.STRIPE_SECRET_KEY, {
+    path: ['STRIPE_SECRET_KEY'],
+    message: 'must be set when PAYMENT_PROVIDER is stripe',
+  })
+  .refine((env) => env.PAYMENT_PROVIDER !== 'stripe' || env.STRIPE_WEBHOOK_SECRET, {
+    path: ['STRIPE_WEBHOOK_SECRET'],
+    message: 'must be set when PAYMENT_PROVIDER is stripe',
   })
   .refine((env) => env.JANUS_URL || (!env.JANUS_API_SECRET && !env.JANUS_ADMIN_KEY), {
     path: ['JANUS_URL'],
@@ -158,6 +193,14 @@ export interface TurnConfig {
   ttlSeconds: number;
 }
 
+/** Stripe's keys, and where its API is (Stripe's own unless a test points elsewhere). */
+export interface StripeConfig {
+  secretKey: string;
+  /** Every endpoint's signing secret: an event signed with any of them is Stripe's. */
+  webhookSecrets: string[];
+  apiUrl: string | null;
+}
+
 export type DatabaseConfig = { driver: 'pglite'; dataDir: string } | { driver: 'postgres'; url: string };
 
 export interface Config {
@@ -173,6 +216,11 @@ export interface Config {
   janus: JanusConfig | null;
   /** Set: signed-in accounts get time-limited TURN credentials beside iceServers. */
   turn: TurnConfig | null;
+  /** Set: fans pay through Stripe; null: no card is taken and orders complete at once. */
+  stripe: StripeConfig | null;
+  /** How long a pending order holds its tickets. */
+  checkoutHoldMinutes: number;
+  settlementIntervalMs: number;
   /** After a broadcaster drops, viewers get `streamEnded` only if they have not started again by then. */
   streamGraceMs: number;
   /** Login and registration requests one IP may make a minute. */
@@ -226,6 +274,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       vars.TURN_URLS && vars.TURN_SECRET
         ? { urls: vars.TURN_URLS, secret: vars.TURN_SECRET, ttlSeconds: vars.TURN_TTL_S }
         : null,
+    stripe:
+      vars.PAYMENT_PROVIDER === 'stripe' && vars.STRIPE_SECRET_KEY && vars.STRIPE_WEBHOOK_SECRET
+        ? {
+            secretKey: vars.STRIPE_SECRET_KEY,
+            webhookSecrets: vars.STRIPE_WEBHOOK_SECRET,
+            apiUrl: vars.STRIPE_API_URL ?? null,
+          }
+        : null,
+    checkoutHoldMinutes: vars.CHECKOUT_HOLD_MINUTES,
+    settlementIntervalMs: vars.SETTLEMENT_INTERVAL_S * 1000,
     streamGraceMs: vars.STREAM_GRACE_MS,
     authRequestsPerIpPerMinute: vars.AUTH_RATE_LIMIT_PER_MINUTE,
     trustedProxies: vars.TRUST_PROXY ?? [],

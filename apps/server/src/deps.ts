@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config';
 import type { Database } from './db/database';
 import type { ImageStore } from './modules/images/image-store';
+import type { CardPayments } from './modules/money/payments';
 import type { PlaceOrder } from './modules/orders/orders.repo';
 
 /** What services need from the running server; routes pass `app.deps`. */
@@ -12,4 +13,6 @@ export interface Deps {
   log: FastifyBaseLogger;
   /** orders.repo.ts placeOrder, unless a test replaced it through TestSeams (app.ts). */
   placeOrder: PlaceOrder;
+  /** The card payment provider; null with PAYMENT_PROVIDER=none (orders complete at once). */
+  payments: CardPayments | null;
 }

@@ -23,6 +23,13 @@ export function api(app: App, options: InjectOptions): Promise<LightMyRequestRes
   return app.inject({ remoteAddress: nextRemoteAddress(), ...options });
 }
 
+/** GETs what must answer 200 (as `token`'s account, or anonymously): its JSON body. */
+export async function getOk<T>(app: App, url: string, token?: string): Promise<T> {
+  const response = await api(app, { method: 'GET', url, headers: token ? authHeader(token) : {} });
+  expect(response.statusCode, `${url}: ${response.body}`).toBe(200);
+  return response.json<T>();
+}
+
 export function uniqueEmail(label = 'account'): string {
   return `${label}-${randomUUID().slice(0, 8)}@example.test`;
 }

@@ -31,6 +31,7 @@ describe('accounts in the browser', () => {
       'Dashboard',
       'Create Event',
       'My Events',
+      'Earnings',
       'My Profile',
       'Logout',
     ]);

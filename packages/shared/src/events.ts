@@ -74,6 +74,10 @@ export const ZPrice = z.preprocess(
     .refine(hasAtMostTwoDecimals, 'Price can have at most two decimals'),
 );
 export const ZMaxTickets = wholeNumber('Maximum tickets', 1, EVENT_MAX_TICKETS_MAX);
+/** At most maxTickets (checked by the server against the event's stored or new maxTickets). */
+export const ZMaxPerBuyer = wholeNumber('Maximum per buyer', 1, EVENT_MAX_TICKETS_MAX);
+export const MAX_PER_BUYER_ABOVE_MAX_TICKETS_MESSAGE =
+  'Maximum per buyer cannot be more than the maximum tickets';
 /** An instant with its offset, as `Date.prototype.toISOString()` writes it (seconds required). */
 const ZEventDate = z.iso.datetime({
   offset: true,
@@ -88,6 +92,8 @@ export const ZCreateEventRequest = z.object({
   description: ZEventDescription,
   price: ZPrice,
   maxTickets: ZMaxTickets,
+  /** How many tickets one account may hold; absent: maxTickets. */
+  maxPerBuyer: ZMaxPerBuyer.optional(),
   date: ZEventDate.refine((date) => Date.parse(date) > Date.now(), EVENT_DATE_IN_PAST_MESSAGE),
   isActive: ZIsActive.default(true),
 });
@@ -104,6 +110,7 @@ export const ZUpdateEventRequest = z.object({
   description: ZEventDescription.optional(),
   price: ZPrice.optional(),
   maxTickets: ZMaxTickets.optional(),
+  maxPerBuyer: ZMaxPerBuyer.optional(),
   date: ZEventDate.optional(),
   isActive: ZIsActive.default(true),
 });
@@ -138,12 +145,16 @@ export const ZEvent = z.object({
   /** Dollars with at most two decimals (stored as cents). */
   price: z.number(),
   maxTickets: z.number().int(),
+  /** How many tickets one account may hold (the checkout's upper bound). */
+  maxPerBuyer: z.number().int(),
   ticketsLeft: z.number().int(),
   /** ISO 8601, UTC. */
   date: z.string(),
   /** The simple creator view reads eventDate (spec §3): the same instant under its name. */
   eventDate: z.string(),
   isActive: z.boolean(),
+  /** ISO 8601, UTC: when the creator cancelled the event (every buyer refunded); null otherwise. */
+  cancelledAt: z.string().nullable(),
   creatorId: z.number().int(),
   creator: ZEventCreator,
 });

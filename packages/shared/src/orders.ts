@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { positiveId, wholeNumber } from './events';
+import { positiveId, wholeNumber, ZPrice } from './events';
 import { EVENT_MAX_TICKETS_MAX } from './limits';
 
 /**
@@ -8,10 +8,14 @@ import { EVENT_MAX_TICKETS_MAX } from './limits';
  */
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
 
-/** POST /orders; the total is computed by the server from the event's stored price. */
+/**
+ * POST /orders; the total is computed by the server from the event's stored price. `unitPrice` is the
+ * price the buyer saw: when the stored price differs, nothing is taken and the answer is a 409 naming it.
+ */
 export const ZCreateOrderRequest = z.object({
   eventId: positiveId('Event id'),
   quantity: wholeNumber('Quantity', 1, EVENT_MAX_TICKETS_MAX),
+  unitPrice: ZPrice.optional(),
 });
 export type CreateOrderRequest = z.infer<typeof ZCreateOrderRequest>;
 
@@ -21,7 +25,15 @@ export const ZIdempotencyKey = z
   .min(1, 'Idempotency-Key must not be blank')
   .max(200, 'Idempotency-Key must be at most 200 characters');
 
-export const ORDER_STATUSES = ['completed'] as const;
+/**
+ * pending: tickets held while the buyer pays; completed: paid (or free of charge without a payment
+ * provider); expired: the hold ran out and the tickets went back on sale; refunded: paid back in full.
+ */
+export const ORDER_STATUSES = ['pending', 'completed', 'expired', 'refunded'] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+/** GET /orders/{id} */
+export const ZOrderIdParams = z.object({ id: positiveId('Order id') });
 
 /** An order as POST /orders and GET /orders present it; amounts in dollars with two decimals. */
 export const ZOrder = z.object({
@@ -32,6 +44,10 @@ export const ZOrder = z.object({
   totalAmount: z.number(),
   /** ISO 8601, UTC. */
   createdAt: z.string(),
+  /** Where a pending order is paid (the payment provider's page); null otherwise. */
+  checkoutUrl: z.string().nullable(),
+  /** When a pending order's hold runs out (ISO 8601, UTC); null otherwise. */
+  expiresAt: z.string().nullable(),
   event: z.object({
     id: z.number().int(),
     name: z.string(),

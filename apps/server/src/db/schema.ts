@@ -1,4 +1,5 @@
 import { ROLES } from '@stagedoor/shared/auth';
+import { PAYOUT_STATUSES } from '@stagedoor/shared/money';
 import { ORDER_STATUSES } from '@stagedoor/shared/orders';
 import type { ImageMimeType } from '@stagedoor/shared/limits';
 import { sql } from 'drizzle-orm';
@@ -17,6 +18,46 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+
+export const REFUND_REASONS = ['cancelled', 'outage', 'late_payment'] as const;
+export type RefundReason = (typeof REFUND_REASONS)[number];
+
+export const LEDGER_KINDS = [
+  'sale',
+  'refund',
+  'penalty',
+  'release',
+  'reserve_release',
+  'payout',
+  'payout_reversal',
+] as const;
+export type LedgerKind = (typeof LEDGER_KINDS)[number];
+
+/**
+ * buyers: the fans' money (goes below zero as they pay); processor: what the payment provider kept;
+ * platform: Stagedoor's fees and penalties; creator_*: what Stagedoor owes a creator, by stage.
+ */
+export const LEDGER_ACCOUNTS = [
+  'buyers',
+  'processor',
+  'platform',
+  'creator_pending',
+  'creator_available',
+  'creator_reserve',
+  'creator_paid_out',
+] as const;
+export type LedgerAccount = (typeof LEDGER_ACCOUNTS)[number];
+
+export const LEDGER_LINES = [
+  'gross',
+  'platform_fee',
+  'processor_fee',
+  'net',
+  'penalty',
+  'reserve',
+  'payout',
+] as const;
+export type LedgerLine = (typeof LEDGER_LINES)[number];
 
 export const ACCOUNT_EMAIL_INDEX = 'accounts_email_unique';
 export const ACCOUNT_NICKNAME_INDEX = 'accounts_nickname_unique';
@@ -38,6 +79,11 @@ export const accounts = pgTable(
     profileImage: text('profile_image'),
     // Bumped by a password change: every token carrying an older version is refused.
     tokenVersion: integer('token_version').notNull().default(0),
+    // Marked by an operator (`npm run admin -- founding-partner <email>`): no platform fee on the first event.
+    foundingPartner: boolean('founding_partner').notNull().default(false),
+    // The creator's Stripe Express account, where payouts go (PAYMENT_PROVIDER=stripe).
+    stripeAccountId: text('stripe_account_id'),
+    stripePayoutsEnabled: boolean('stripe_payouts_enabled').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -75,10 +121,15 @@ export const events = pgTable(
     image: text('image'),
     priceCents: integer('price_cents').notNull(),
     maxTickets: integer('max_tickets').notNull(),
-    // Only ever changed by the purchase's conditional UPDATE (orders.repo.ts takeTickets).
+    // How many tickets one account may hold (completed plus pending); null: maxTickets.
+    maxPerBuyer: integer('max_per_buyer'),
+    // Only ever changed by the purchase's conditional UPDATE (orders.repo.ts takeTickets) and by the
+    // statement that gives an expired hold's tickets back (releaseTickets).
     sold: integer('sold').notNull().default(0),
     date: timestamp('date', { withTimezone: true }).notNull(),
     isActive: boolean('is_active').notNull().default(true),
+    // Set once by POST /events/{id}/cancel: every buyer refunded, never on sale or live again.
+    cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -87,6 +138,10 @@ export const events = pgTable(
     check('events_max_tickets_check', sql`${table.maxTickets} >= 1`),
     // A second line of defence: the purchase's conditional UPDATE is what keeps sales within stock.
     check('events_sold_check', sql`${table.sold} >= 0 AND ${table.sold} <= ${table.maxTickets}`),
+    check(
+      'events_max_per_buyer_check',
+      sql`${table.maxPerBuyer} IS NULL OR (${table.maxPerBuyer} >= 1 AND ${table.maxPerBuyer} <= ${table.maxTickets})`,
+    ),
     index('events_is_active_date_index').on(table.isActive, table.date),
     index('events_creator_id_index').on(table.creatorId),
   ],
@@ -111,14 +166,31 @@ export const orders = pgTable(
     unitPriceCents: integer('unit_price_cents').notNull(),
     // Price times quantity can pass the 32-bit range (100 000 tickets at $100 000).
     totalCents: bigint('total_cents', { mode: 'number' }).notNull(),
-    status: text('status', { enum: ORDER_STATUSES }).notNull().default('completed'),
+    status: text('status', { enum: ORDER_STATUSES }).notNull(),
     idempotencyKey: text('idempotency_key'),
     // What the keyed request asked for, so a key reused for another purchase is told apart from a retry.
     requestHash: text('request_hash'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    // A pending order's hold runs out at this instant (orders.repo.ts expireOrder gives the tickets back).
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    // The payment provider's checkout (Stripe Checkout Session) and the payment it took.
+    checkoutSessionId: text('checkout_session_id'),
+    checkoutUrl: text('checkout_url'),
+    paymentId: text('payment_id'),
+    // What the provider kept of the payment, as it reported it.
+    processorFeeCents: integer('processor_fee_cents').notNull().default(0),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+    refundedAt: timestamp('refunded_at', { withTimezone: true }),
+    refundReason: text('refund_reason', { enum: REFUND_REASONS }),
+    // Set once the provider has accepted the refund; a paid order refunded without it is retried.
+    providerRefundId: text('provider_refund_id'),
   },
   (table) => [
     check('orders_quantity_check', sql`${table.quantity} > 0`),
+    check('orders_status_check', sql`${table.status} IN ('pending', 'completed', 'expired', 'refunded')`),
+    uniqueIndex('orders_checkout_session_id_unique').on(table.checkoutSessionId),
+    index('orders_status_expires_at_index').on(table.status, table.expiresAt),
+    index('orders_account_id_event_id_index').on(table.accountId, table.eventId),
     // Rows without a key never conflict: PostgreSQL treats NULLs as distinct.
     uniqueIndex(ORDER_IDEMPOTENCY_INDEX).on(table.accountId, table.idempotencyKey),
     index('orders_account_id_created_at_index').on(table.accountId, table.createdAt),
@@ -127,6 +199,93 @@ export const orders = pgTable(
 );
 
 export type OrderRow = typeof orders.$inferSelect;
+
+/**
+ * One movement of money: a balanced set of ledger_entries, written in the same transaction as the
+ * change it records. `key` names the movement (`sale:order:7`), so it is applied at most once however
+ * often a webhook, a job or a retry asks for it.
+ */
+export const ledgerTransactions = pgTable(
+  'ledger_transactions',
+  {
+    id: serial('id').primaryKey(),
+    key: text('key').notNull(),
+    kind: text('kind', { enum: LEDGER_KINDS }).notNull(),
+    creatorId: integer('creator_id')
+      .notNull()
+      .references(() => accounts.id),
+    eventId: integer('event_id').references(() => events.id),
+    orderId: integer('order_id').references(() => orders.id),
+    payoutId: integer('payout_id').references(() => payouts.id),
+    // The business time of the movement (a job's clock), which may differ from the insert time.
+    at: timestamp('at', { withTimezone: true }).notNull(),
+  },
+  (table) => [
+    uniqueIndex('ledger_transactions_key_unique').on(table.key),
+    index('ledger_transactions_creator_id_index').on(table.creatorId),
+  ],
+);
+
+/**
+ * Money moves from accounts to accounts: a row's amount is positive into its account, negative out of
+ * it, and each transaction's rows sum to zero. Balances are sums of rows, never a number kept elsewhere.
+ */
+export const ledgerEntries = pgTable(
+  'ledger_entries',
+  {
+    id: serial('id').primaryKey(),
+    transactionId: integer('transaction_id')
+      .notNull()
+      .references(() => ledgerTransactions.id),
+    account: text('account', { enum: LEDGER_ACCOUNTS }).notNull(),
+    // What the amount is, for reports: gross, platform_fee, processor_fee, net, penalty, reserve, payout.
+    line: text('line', { enum: LEDGER_LINES }).notNull(),
+    // The creator whose money it is, for the creator_* accounts; every row carries its event if any.
+    creatorId: integer('creator_id')
+      .notNull()
+      .references(() => accounts.id),
+    eventId: integer('event_id').references(() => events.id),
+    amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
+  },
+  (table) => [
+    index('ledger_entries_transaction_id_index').on(table.transactionId),
+    index('ledger_entries_creator_id_account_index').on(table.creatorId, table.account),
+  ],
+);
+
+export type LedgerEntryRow = typeof ledgerEntries.$inferSelect;
+
+/** A creator's available balance paid out (or, with no provider, recorded as due). */
+export const payouts = pgTable(
+  'payouts',
+  {
+    id: serial('id').primaryKey(),
+    creatorId: integer('creator_id')
+      .notNull()
+      .references(() => accounts.id),
+    amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
+    status: text('status', { enum: PAYOUT_STATUSES }).notNull(),
+    // The provider's transfer, once it accepted it.
+    transferId: text('transfer_id'),
+    failureReason: text('failure_reason'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    paidAt: timestamp('paid_at', { withTimezone: true }),
+  },
+  (table) => [
+    check('payouts_amount_check', sql`${table.amountCents} > 0`),
+    index('payouts_creator_id_index').on(table.creatorId),
+    index('payouts_status_index').on(table.status),
+  ],
+);
+
+export type PayoutRow = typeof payouts.$inferSelect;
+
+/** Stripe events already applied: a redelivered webhook finds its id here and changes nothing. */
+export const stripeEvents = pgTable('stripe_events', {
+  id: text('id').primaryKey(),
+  type: text('type').notNull(),
+  receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+});
 
 export const chatMessages = pgTable(
   'chat_messages',

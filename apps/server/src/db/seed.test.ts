@@ -1,15 +1,27 @@
 import type { AuthResponse } from '@stagedoor/shared/auth';
 import type { PublicCreator } from '@stagedoor/shared/creators';
 import type { CreatorStats, Event } from '@stagedoor/shared/events';
+import type { Earnings, Payout } from '@stagedoor/shared/money';
 import type { Order } from '@stagedoor/shared/orders';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
-import { api, authHeader } from '../../test/factories';
+import { api, getOk } from '../../test/factories';
 import { createTestApp } from '../../test/test-app';
 import { DEMO_PASSWORD, formatDemoLogins, seedDemoData } from './seed';
 
 const app = await createTestApp({ SEED_DEMO: '1' });
 afterAll(() => app.close());
+
+const get = <T>(url: string, token?: string) => getOk<T>(app, url, token);
+
+const login = async (email: string, role: 'creator' | 'user') =>
+  (
+    await api(app, {
+      method: 'POST',
+      url: `/api/auth/login/${role}`,
+      payload: { email, password: DEMO_PASSWORD },
+    })
+  ).json<AuthResponse>();
 
 describe('seedDemoData', () => {
   it('fills an empty database with demo creators and spectators who can log in', async () => {
@@ -35,11 +47,6 @@ describe('seedDemoData', () => {
   });
 
   it('shows a storefront: upcoming events with posters, sales, an inactive and a past event', async () => {
-    const get = async <T>(url: string, token?: string) => {
-      const response = await api(app, { method: 'GET', url, headers: token ? authHeader(token) : {} });
-      expect(response.statusCode, url).toBe(200);
-      return response.json<T>();
-    };
     const listed = await get<Event[]>('/api/events');
     expect(listed).toHaveLength(6);
     expect(new Set(listed.map((event) => event.creator.nickname))).toEqual(
@@ -54,14 +61,6 @@ describe('seedDemoData', () => {
       expect(await sharp(poster.rawPayload).metadata()).toMatchObject({ width: 1200, height: 675 });
     }
 
-    const login = async (email: string, role: 'creator' | 'user') =>
-      (
-        await api(app, {
-          method: 'POST',
-          url: `/api/auth/login/${role}`,
-          payload: { email, password: DEMO_PASSWORD },
-        })
-      ).json<AuthResponse>();
     const leo = await login('leo@demo.stagedoor.test', 'creator');
     const leoEvents = await get<Event[]>(`/api/events/creator/${leo.user.id}`, leo.access_token);
     const past = leoEvents.filter((event) => Date.parse(event.date) < Date.now());
@@ -69,15 +68,34 @@ describe('seedDemoData', () => {
     expect(past[0]?.ticketsLeft).toBeLessThan(past[0]?.maxTickets ?? 0);
     const maya = await login('maya@demo.stagedoor.test', 'creator');
     const mayaEvents = await get<Event[]>(`/api/events/creator/${maya.user.id}`, maya.access_token);
-    expect(mayaEvents.filter((event) => !event.isActive)).toHaveLength(1);
+    expect(mayaEvents.filter((event) => !event.isActive)).toHaveLength(2);
+    expect(mayaEvents.filter((event) => event.cancelledAt !== null)).toHaveLength(1);
 
     expect(await get<CreatorStats>('/api/events/creator/stats', maya.access_token)).toEqual({
-      totalEvents: 4,
-      totalTicketsSold: 7,
-      totalRevenue: 70,
+      totalEvents: 6,
+      totalTicketsSold: 10,
+      totalRevenue: 97,
     });
     const sam = await login('sam@demo.stagedoor.test', 'user');
     expect((await get<Order[]>('/api/orders', sam.access_token)).length).toBeGreaterThan(2);
+    const ana = await login('ana@demo.stagedoor.test', 'user');
+    const anaOrders = await get<Order[]>('/api/orders', ana.access_token);
+    expect(anaOrders.filter((order) => order.status === 'refunded')).toHaveLength(1);
+  });
+
+  it("shows a creator's earnings across past and upcoming events, a payout and a reserve", async () => {
+    const { access_token } = await login('maya@demo.stagedoor.test', 'creator');
+    const earnings = await get<Earnings>('/api/earnings', access_token);
+    // The past show: 27.00 gross, 24.30 net, 2 % of it (0.49) reserved and the rest (23.81) due.
+    expect(earnings.balance).toEqual({ pending: 63, available: 0, reserved: 0.49, paidOut: 23.81 });
+    expect(earnings.events.find((event) => event.cancelled)).toMatchObject({
+      gross: 10,
+      refunded: 10,
+      net: 0,
+    });
+    expect(await get<Payout[]>('/api/payouts', access_token)).toEqual([
+      expect.objectContaining({ amount: 23.81, status: 'due' }),
+    ]);
 
     const profile = await get<PublicCreator>('/api/creators/profile/maya-rivers');
     for (const [kind, file] of [

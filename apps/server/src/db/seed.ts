@@ -7,7 +7,8 @@ import { updateProfile } from '../modules/auth/profile.service';
 import { updateEventChecked } from '../modules/events/events.repo';
 import { createEvent } from '../modules/events/events.service';
 import { EVENT_IMAGE, PROFILE_IMAGE } from '../modules/images/images.service';
-import { purchaseTickets } from '../modules/orders/orders.service';
+import { cancelEvent } from '../modules/money/cancellation';
+import { runSettlement } from '../modules/money/settlement';
 import type { AccountRow } from './schema';
 import { avatarImage, headerImage, posterImage, type Palette } from './demo-images';
 
@@ -63,6 +64,8 @@ interface DemoEvent {
   sales?: [string, number][];
   /** A show that already happened: sold while upcoming, then moved this many days into the past. */
   heldDaysAgo?: number;
+  /** Cancelled by its creator after its sales: every buyer refunded. */
+  cancelled?: boolean;
 }
 
 const DEMO_EVENTS: DemoEvent[] = [
@@ -165,6 +168,33 @@ const DEMO_EVENTS: DemoEvent[] = [
     sales: [[SAM, 2]],
     heldDaysAgo: 12,
   },
+  {
+    creator: MAYA,
+    name: 'Porch Songs: Summer Recordings',
+    description: 'The summer record played live from the porch, crickets included.',
+    price: 9,
+    maxTickets: 80,
+    inDays: 1,
+    hour: 20,
+    palette: ['#b45309', '#fde047'],
+    sales: [
+      [SAM, 2],
+      [ANA, 1],
+    ],
+    heldDaysAgo: 6,
+  },
+  {
+    creator: MAYA,
+    name: 'Acoustic Brunch',
+    description: 'Cancelled: the venue flooded. Every ticket was refunded in full.',
+    price: 10,
+    maxTickets: 40,
+    inDays: 20,
+    hour: 11,
+    palette: ['#475569', '#f472b6'],
+    sales: [[ANA, 1]],
+    cancelled: true,
+  },
 ];
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -178,7 +208,8 @@ export interface DemoLogin {
 
 /**
  * Fills an empty database with a believable storefront: demo creators with pictures and events,
- * spectators holding tickets bought through the real purchase, one inactive and one past event. Returns
+ * spectators holding tickets bought through the real purchase, an inactive event, past events whose
+ * earnings the settlement job has released (a payout due, a reserve held) and a cancelled one. Returns
  * the logins; returns null, changing nothing, when there are accounts already (or another instance is
  * seeding at the same moment).
  */
@@ -200,6 +231,7 @@ export async function seedDemoData(deps: Deps): Promise<DemoLogin[] | null> {
     throw error;
   }
   for (const event of DEMO_EVENTS) await seedEvent(deps, accounts, event);
+  await runSettlement(deps, new Date());
   return logins;
 }
 
@@ -250,12 +282,21 @@ async function seedEvent(deps: Deps, accounts: Map<string, AccountRow>, demo: De
     { field: 'image', data: poster, kind: EVENT_IMAGE },
   );
   for (const [email, quantity] of demo.sales ?? []) {
-    await purchaseTickets(deps, demoAccount(accounts, email), { eventId: event.id, quantity });
+    // Demo sales complete at once, whatever the payment provider: no demo fan has a card.
+    const buyer = demoAccount(accounts, email);
+    const purchase = { accountId: buyer.id, eventId: event.id, quantity, unitPriceCents: null };
+    const placed = await deps.placeOrder(
+      deps.db,
+      { ...purchase, idempotencyKey: null, requestHash: null },
+      { now: new Date(), holdUntil: null },
+    );
+    if (!placed) throw new Error(`demo sale of ${demo.name} to ${email} refused`);
   }
   if (demo.heldDaysAgo) {
     const heldOn = new Date(day.getTime() - demo.heldDaysAgo * DAY_MS);
     await updateEventChecked(deps.db, event.id, () => ({ date: heldOn }));
   }
+  if (demo.cancelled) await cancelEvent(deps, creator, event.id, new Date());
 }
 
 function demoAccount(accounts: Map<string, AccountRow>, email: string): AccountRow {

@@ -14,14 +14,16 @@ export function isCreatorOf(account: LiveAccount, event: EventRow): boolean {
 
 /**
  * The one rule of who may watch an event's stream and use its chat, and on how many screens at once:
- * its creator on any number, a ticket holder on one per ticket held (DESIGN.md "Seats"); 0 for anyone else.
+ * its creator on any number, a ticket holder on one per ticket paid for (completed orders) (DESIGN.md "Seats"); 0 for anyone else.
  */
 export async function seatsOf(db: Database, account: LiveAccount, event: EventRow): Promise<number> {
   if (isCreatorOf(account, event)) return Number.POSITIVE_INFINITY;
   const [tickets] = await db
     .select({ held: sum(orders.quantity).mapWith(Number) })
     .from(orders)
-    .where(and(eq(orders.eventId, event.id), eq(orders.accountId, account.id)));
+    .where(
+      and(eq(orders.eventId, event.id), eq(orders.accountId, account.id), eq(orders.status, 'completed')),
+    );
   return tickets?.held ?? 0;
 }
 

@@ -12,7 +12,7 @@ import { RedisStreamRegistry } from './redis-stream-registry';
 import { janusMedia } from './janus/janus-media';
 import { peerToPeerMedia } from './peer-to-peer';
 import { registerSignalling } from './signalling';
-import { registerStreamHandlers } from './stream';
+import { endStream, registerStreamHandlers } from './stream';
 import { MemoryStreamRegistry } from './stream-registry';
 import { TaskTracker } from './tasks';
 
@@ -26,7 +26,7 @@ const MAX_MESSAGE_BYTES = 256 * 1024;
  * the instance holding the socket, so a viewer and its broadcaster may be connected to different ones.
  * Closing the app disconnects every socket and waits for their work before the database closes.
  */
-export async function setupLiveGateway(app: FastifyInstance): Promise<void> {
+export async function setupLiveGateway(app: FastifyInstance): Promise<LiveHandle> {
   const { config, log } = app.deps;
   const redis = config.redisUrl ? await connectRedis(config.redisUrl, log) : null;
   if (redis) app.addHook('onClose', () => redis.close());
@@ -69,4 +69,11 @@ export async function setupLiveGateway(app: FastifyInstance): Promise<void> {
     live.graceTimers.clear();
     await media.close();
   });
+  return { endStream: (eventId) => endStream(live, eventId, 'stopped') };
+}
+
+/** What the rest of the server may ask of the live gateway. */
+export interface LiveHandle {
+  /** Ends the event's show for everyone watching, as its creator's Stop would (a cancelled event). */
+  endStream: (eventId: number) => Promise<void>;
 }

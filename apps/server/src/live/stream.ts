@@ -159,7 +159,7 @@ async function announceViewerCount(live: Live, eventId: number): Promise<void> {
  * Ends the stream, if it is live (and, with `abandonedBy`, only if that socket is still its
  * broadcaster): its room hears `streamEnded` with the reason, and a count of 0.
  */
-async function endStream(
+export async function endStream(
   live: Live,
   eventId: number,
   reason: StreamEndReason,

@@ -68,3 +68,8 @@ export async function logIn(page: Page, role: 'creator' | 'user', email: string)
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.waitForURL(role === 'creator' ? '**/creators/dashboard' : '**/user/dashboard');
 }
+
+/** The card (an article) whose heading is `name`: an event on a list, a ticket on My Tickets. */
+export function eventCard(page: Page, name: string) {
+  return page.getByRole('article').filter({ has: page.getByRole('heading', { name }) });
+}

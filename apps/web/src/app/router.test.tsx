@@ -55,6 +55,8 @@ describe('routes', () => {
     ['/creators/dashboard/events/4/edit', 'Edit Event'],
     ['/creators/dashboard/events/4/stream', 'Event unavailable'],
     ['/creators/dashboard/my-tickets', 'My Tickets'],
+    ['/creators/dashboard/earnings', 'Earnings'],
+    ['/purchase-confirmation/4/2?order=11', 'Order unavailable'],
     ['/terms', 'Terms of Service'],
     ['/privacy-policy', 'Privacy Policy'],
     ['/founders', 'Become a Founding Partner'],

@@ -6,6 +6,7 @@ import { CreatorProfileRoute } from '../features/creators/routes/creator-profile
 import { CreatorSimpleViewRoute } from '../features/creators/routes/creator-simple-view';
 import { CreatorDashboardRoute } from '../features/dashboard/routes/creator-dashboard';
 import { UserDashboardRoute } from '../features/dashboard/routes/user-dashboard';
+import { EarningsRoute } from '../features/earnings/routes/earnings';
 import { CheckoutRoute } from '../features/events/routes/checkout';
 import { CreateEventRoute } from '../features/events/routes/create-event';
 import { EditEventRoute } from '../features/events/routes/edit-event';
@@ -55,6 +56,7 @@ export function AppRoutes() {
           <Route path={routes.creatorDashboard} element={<CreatorDashboardRoute />} />
           <Route path={routes.creatorProfileSettings} element={<ProfileRoute />} />
           <Route path={routes.creatorMyEvents} element={<MyEventsRoute />} />
+          <Route path={routes.creatorEarnings} element={<EarningsRoute />} />
           <Route path={routes.createEvent} element={<CreateEventRoute />} />
           <Route path={routes.editEvent} element={<EditEventRoute />} />
           <Route path={routes.creatorEventStream} element={<EventStreamRoute />} />

@@ -29,6 +29,7 @@ export const routes = {
   creatorDashboard: '/creators/dashboard',
   creatorProfileSettings: '/creators/dashboard/profile',
   creatorMyEvents: '/creators/dashboard/my-events',
+  creatorEarnings: '/creators/dashboard/earnings',
   createEvent: '/creators/dashboard/events/create',
   editEvent: '/creators/dashboard/events/:id/edit',
   creatorEventStream: '/creators/dashboard/events/:id/stream',
@@ -56,8 +57,16 @@ export const paths = {
   eventDetails: (id: Id) => generatePath(routes.eventDetails, { id: String(id) }),
   eventStream: (id: Id) => generatePath(routes.eventStream, { id: String(id) }),
   checkout: (id: Id) => generatePath(routes.checkout, { id: String(id) }),
-  purchaseConfirmation: (eventId: Id, quantity: number) =>
-    generatePath(routes.purchaseConfirmation, { eventId: String(eventId), quantity: String(quantity) }),
+  /** With the order, the screen follows its status until the payment is confirmed. */
+  purchaseConfirmation: (eventId: Id, quantity: number, orderId?: Id) => {
+    const path = generatePath(routes.purchaseConfirmation, {
+      eventId: String(eventId),
+      quantity: String(quantity),
+    });
+    return orderId === undefined
+      ? path
+      : `${path}?${new URLSearchParams({ order: String(orderId) }).toString()}`;
+  },
 
   creatorProfile: (nickname: string) => generatePath(routes.creatorProfile, { nickname }),
   creatorSimpleView: (id: Id) => generatePath(routes.creatorSimpleView, { id: String(id) }),
@@ -69,6 +78,7 @@ export const paths = {
   creatorDashboard: routes.creatorDashboard,
   creatorProfileSettings: routes.creatorProfileSettings,
   creatorMyEvents: routes.creatorMyEvents,
+  creatorEarnings: routes.creatorEarnings,
   createEvent: routes.createEvent,
   editEvent: (id: Id) => generatePath(routes.editEvent, { id: String(id) }),
   creatorEventStream: (id: Id) => generatePath(routes.creatorEventStream, { id: String(id) }),

@@ -51,11 +51,12 @@ type RequestOptions<TSchema extends z.ZodType | undefined> = {
 
 type Answer<TSchema> = TSchema extends z.ZodType ? z.output<TSchema> : unknown;
 
-async function request<TSchema extends z.ZodType | undefined = undefined>(
+/** Sends the call with the stored token; an answer outside 2xx is thrown as an ApiError. */
+async function send(
   method: string,
   path: string,
-  { body, schema, anonymous = false, headers: extraHeaders, signal }: RequestOptions<TSchema> = {},
-): Promise<Answer<TSchema>> {
+  { body, anonymous = false, headers: extraHeaders, signal }: Omit<RequestOptions<undefined>, 'schema'>,
+): Promise<Response> {
   const headers = new Headers({ Accept: 'application/json', ...extraHeaders });
   const token = anonymous ? null : readStoredToken();
   if (token) headers.set('Authorization', `Bearer ${token}`);
@@ -70,18 +71,24 @@ async function request<TSchema extends z.ZodType | undefined = undefined>(
   }
 
   const response = await fetch(`${API_BASE}${path}`, { method, headers, body: payload, signal });
-  const data = await readBody(response);
-
   if (!response.ok) {
     if (response.status === 401 && token) {
       clearStoredSession();
       unauthorizedListeners.forEach((listener) => listener());
     }
-    const parsed = ZErrorBody.safeParse(data);
+    const parsed = ZErrorBody.safeParse(await readBody(response));
     throw new ApiError(response.status, parsed.success ? parsed.data : null);
   }
+  return response;
+}
 
-  return (schema ? schema.parse(data) : data) as Answer<TSchema>;
+async function request<TSchema extends z.ZodType | undefined = undefined>(
+  method: string,
+  path: string,
+  options: RequestOptions<TSchema> = {},
+): Promise<Answer<TSchema>> {
+  const data = await readBody(await send(method, path, options));
+  return (options.schema ? options.schema.parse(data) : data) as Answer<TSchema>;
 }
 
 async function readBody(response: Response): Promise<unknown> {
@@ -116,4 +123,7 @@ export const api = {
     body?: unknown,
     options?: Options<TSchema>,
   ) => request('PATCH', path, { ...options, body }),
+  /** A file behind the token (the earnings CSV): a plain link could not send the bearer credential. */
+  file: (path: string, options: Omit<Options<undefined>, 'schema'> = {}) =>
+    send('GET', path, options).then((response) => response.blob()),
 };

@@ -5,9 +5,14 @@ export function formatAmount(value: number): string {
   return amount.format(value);
 }
 
-/** Dollars with two decimals (spec §9), e.g. `$1,234.50`. */
+/** Dollars with two decimals (spec §9), e.g. `$1,234.50`; an amount owed reads `−$5.00`. */
 export function formatMoney(value: number): string {
-  return `$${formatAmount(value)}`;
+  return value < 0 ? `−$${formatAmount(-value)}` : `$${formatAmount(value)}`;
+}
+
+/** A rate in basis points as the Terms word it, e.g. 1000 → `10%`. */
+export function formatRate(bps: number): string {
+  return `${bps / 100}%`;
 }
 
 const shortDateTime = new Intl.DateTimeFormat('en-US', {

@@ -1,8 +1,9 @@
 /**
  * Every cached API read, keyed by the resource first. Several screens read the same resource (the
  * dashboard, My Events and the simple creator view all read a creator's events), so a write
- * invalidates one prefix, `queryKeys.events.all` or `queryKeys.orders.all`, and every screen that shows
- * the resource reloads. Two screens that share a key must parse the answer with the same schema.
+ * invalidates one prefix (`queryKeys.events.all`, `queryKeys.orders.all`, `queryKeys.earnings.all`) and
+ * every screen that shows the resource reloads. Two screens that share a key must parse the answer with
+ * the same schema.
  */
 export const queryKeys = {
   events: {
@@ -17,6 +18,16 @@ export const queryKeys = {
   orders: {
     all: ['orders'] as const,
     mine: (accountId: number) => ['orders', 'mine', accountId] as const,
+    detail: (id: string) => ['orders', 'detail', id] as const,
+  },
+  payments: {
+    config: ['payments', 'config'] as const,
+    account: ['payments', 'account'] as const,
+  },
+  earnings: {
+    all: ['earnings'] as const,
+    summary: ['earnings', 'summary'] as const,
+    payouts: ['earnings', 'payouts'] as const,
   },
   creators: {
     byNickname: (nickname: string) => ['creators', 'nickname', nickname] as const,

@@ -4,7 +4,12 @@ import type { Event } from '@stagedoor/shared/events';
 import type { Order } from '@stagedoor/shared/orders';
 import { vi } from 'vitest';
 
-type Reply = { status?: number; body?: unknown };
+type Reply = {
+  status?: number;
+  body?: unknown;
+  /** A body of another type than JSON (a CSV file), sent as the text it is. */
+  contentType?: string;
+};
 export type ApiCall = {
   method: string;
   path: string;
@@ -33,10 +38,17 @@ export function stubApi(handlers: Record<string, Handler>): ApiCall[] {
 
       const handler = handlers[`${method} ${path}`];
       const reply = typeof handler === 'function' ? await handler(call) : handler;
-      const { status = 200, body: answer } = reply ?? {
+      const {
+        status = 200,
+        body: answer,
+        contentType,
+      } = reply ?? {
         status: 404,
         body: { statusCode: 404, code: 'NOT_FOUND', message: 'Not found' },
       };
+      if (contentType) {
+        return new Response(String(answer), { status, headers: { 'Content-Type': contentType } });
+      }
       return new Response(answer === undefined ? null : JSON.stringify(answer), {
         status,
         headers: { 'Content-Type': 'application/json' },
@@ -87,26 +99,36 @@ export function daysFromNow(days: number): string {
   return new Date(Date.now() + days * DAY_MS).toISOString();
 }
 
-/** An event as the API presents it: Grace's, active, a week ahead. */
+/** An ISO instant `hours` from now (negative for the past). */
+export function hoursFromNow(hours: number): string {
+  return daysFromNow(hours / 24);
+}
+
+/** An event as the API presents it: Grace's, active, a week ahead, no limit per buyer. */
 export function anEvent(overrides: Partial<Event> = {}): Event {
   const date = overrides.date ?? daysFromNow(7);
+  const maxTickets = overrides.maxTickets ?? 100;
   return {
     id: 4,
     name: 'Jazz Night',
     description: 'An evening of standards.',
     image: 'jazz.png',
     price: 25,
-    maxTickets: 100,
+    maxTickets,
+    // The API presents an event without a limit of its own with maxTickets as its limit.
+    maxPerBuyer: maxTickets,
     ticketsLeft: 60,
     date,
     eventDate: date,
     isActive: true,
+    cancelledAt: null,
     creatorId: 3,
     creator: { nickname: 'grace', firstName: 'Grace', lastName: 'Hopper' },
     ...overrides,
   };
 }
 
+/** A completed order of two tickets to Jazz Night. */
 export function anOrder(overrides: Partial<Order> = {}): Order {
   return {
     id: 11,
@@ -115,6 +137,8 @@ export function anOrder(overrides: Partial<Order> = {}): Order {
     unitPrice: 25,
     totalAmount: 50,
     createdAt: daysFromNow(-1),
+    checkoutUrl: null,
+    expiresAt: null,
     event: { id: 4, name: 'Jazz Night', image: 'jazz.png', date: daysFromNow(7) },
     ...overrides,
   };

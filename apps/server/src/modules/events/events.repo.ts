@@ -10,14 +10,12 @@ export interface EventWithCreator {
   creator: EventCreatorRow;
 }
 
-export type NewEvent = Pick<
-  EventRow,
-  'creatorId' | 'name' | 'description' | 'image' | 'priceCents' | 'maxTickets' | 'date' | 'isActive'
->;
+type EditableField =
+  'name' | 'description' | 'image' | 'priceCents' | 'maxTickets' | 'maxPerBuyer' | 'date' | 'isActive';
 
-export type EventChanges = Partial<
-  Pick<EventRow, 'name' | 'description' | 'image' | 'priceCents' | 'maxTickets' | 'date' | 'isActive'>
->;
+export type NewEvent = Pick<EventRow, 'creatorId' | EditableField>;
+
+export type EventChanges = Partial<Pick<EventRow, EditableField>>;
 
 const isUpcoming = () => and(eq(events.isActive, true), gt(events.date, sql`now()`));
 
@@ -134,7 +132,10 @@ export interface CreatorTotals {
   revenueCents: number;
 }
 
-/** Revenue comes from the orders (what buyers paid), not today's price times the tickets sold. */
+/**
+ * Revenue comes from the completed orders (what buyers paid and kept), not today's price times the
+ * tickets sold.
+ */
 export async function creatorTotals(db: Database, creatorId: number): Promise<CreatorTotals> {
   const [eventCount] = await db
     .select({ total: count() })
@@ -144,7 +145,7 @@ export async function creatorTotals(db: Database, creatorId: number): Promise<Cr
     .select({ tickets: sum(orders.quantity), cents: sum(orders.totalCents) })
     .from(orders)
     .innerJoin(events, eq(events.id, orders.eventId))
-    .where(eq(events.creatorId, creatorId));
+    .where(and(eq(events.creatorId, creatorId), eq(orders.status, 'completed')));
   return {
     events: eventCount?.total ?? 0,
     // SUM answers a numeric (text) or NULL when there are no orders.

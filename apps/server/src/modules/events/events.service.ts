@@ -1,6 +1,7 @@
 import {
   EVENT_DATE_IN_PAST_MESSAGE,
   fromCents,
+  MAX_PER_BUYER_ABOVE_MAX_TICKETS_MESSAGE,
   toCents,
   type CreateEventRequest,
   type CreatorStats,
@@ -26,9 +27,10 @@ import {
 import { toEvent } from './public-event';
 
 export const EVENT_NOT_FOUND_MESSAGE = 'Event not found';
+export const EVENT_CANCELLED_MESSAGE = 'This event was cancelled';
 export const NOT_YOUR_EVENT_MESSAGE = 'You can only manage your own events';
 export const EVENT_HAS_SALES_MESSAGE =
-  'This event has sold tickets and cannot be deleted. Set it as inactive instead.';
+  'This event has sold tickets and cannot be deleted. Cancel it instead: every buyer is refunded.';
 
 export const maxTicketsBelowSoldMessage = (sold: number) =>
   `Maximum tickets cannot be lower than the ${sold} tickets already sold`;
@@ -85,6 +87,11 @@ export async function createEvent(
   input: CreateEventRequest,
   image?: ImageUpload,
 ): Promise<Event> {
+  if (input.maxPerBuyer !== undefined && input.maxPerBuyer > input.maxTickets) {
+    throw new AppError('VALIDATION_FAILED', MAX_PER_BUYER_ABOVE_MAX_TICKETS_MESSAGE, {
+      maxPerBuyer: MAX_PER_BUYER_ABOVE_MAX_TICKETS_MESSAGE,
+    });
+  }
   const insert = async (imageName: string | null) =>
     toEvent({
       event: await insertEvent(deps.db, {
@@ -94,6 +101,7 @@ export async function createEvent(
         image: imageName,
         priceCents: toCents(input.price),
         maxTickets: input.maxTickets,
+        maxPerBuyer: input.maxPerBuyer ?? null,
         date: new Date(input.date),
         isActive: input.isActive,
       }),
@@ -135,6 +143,7 @@ export async function updateEvent(
  * (400), fewer tickets than already sold (409 when it is the only problem).
  */
 function eventChanges(before: EventRow, input: UpdateEventRequest): EventChanges {
+  if (before.cancelledAt) throw new AppError('CONFLICT', EVENT_CANCELLED_MESSAGE);
   const changes: EventChanges = { isActive: input.isActive };
   const invalid: FieldErrors = {};
   const conflicts: FieldErrors = {};
@@ -144,6 +153,18 @@ function eventChanges(before: EventRow, input: UpdateEventRequest): EventChanges
   if (input.maxTickets !== undefined) {
     if (input.maxTickets < before.sold) conflicts.maxTickets = maxTicketsBelowSoldMessage(before.sold);
     changes.maxTickets = input.maxTickets;
+  }
+  if (input.maxPerBuyer !== undefined) changes.maxPerBuyer = input.maxPerBuyer;
+  // A lower maximum of tickets lowers a per-buyer limit above it, rather than refusing the change.
+  const maxTickets = changes.maxTickets ?? before.maxTickets;
+  if (input.maxPerBuyer !== undefined && input.maxPerBuyer > maxTickets) {
+    invalid.maxPerBuyer = MAX_PER_BUYER_ABOVE_MAX_TICKETS_MESSAGE;
+  } else if (
+    input.maxPerBuyer === undefined &&
+    before.maxPerBuyer !== null &&
+    before.maxPerBuyer > maxTickets
+  ) {
+    changes.maxPerBuyer = maxTickets;
   }
   if (input.date !== undefined) {
     const date = new Date(input.date);

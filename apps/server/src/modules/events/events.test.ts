@@ -68,10 +68,12 @@ describe('POST /api/events', () => {
       image: null,
       price: 19.99,
       maxTickets: 50,
+      maxPerBuyer: 50,
       ticketsLeft: 50,
       date,
       eventDate: date,
       isActive: true,
+      cancelledAt: null,
       creatorId: creator.user.id,
       creator: { nickname: creator.user.nickname, firstName: 'Maya', lastName: 'Rivers' },
     });
@@ -354,7 +356,13 @@ describe('POST /api/events/:id', () => {
     );
     expect(response.statusCode).toBe(200);
     const updated = response.json<Event>();
-    expect(updated).toEqual({ ...event, maxTickets: 30, ticketsLeft: 30, image: expect.any(String) });
+    expect(updated).toEqual({
+      ...event,
+      maxTickets: 30,
+      maxPerBuyer: 30,
+      ticketsLeft: 30,
+      image: expect.any(String),
+    });
     expect(updated.image).not.toBe(event.image);
     expect((await get(`/api/events/image/${event.image}`)).statusCode).toBe(404);
     expect((await get(`/api/events/image/${updated.image}`)).statusCode).toBe(200);
@@ -475,7 +483,7 @@ describe('DELETE /api/events/:id', () => {
     expect((await get(`/api/events/image/${event.image}`)).statusCode).toBe(404);
   });
 
-  it('refuses to delete an event with sold tickets and says to deactivate it', async () => {
+  it('refuses to delete an event with sold tickets and says to cancel it', async () => {
     const creator = await createCreator(app);
     const event = await createEvent(app, creator);
     await buyTicketsOk(app, await createUser(app), event.id, 1);
@@ -484,7 +492,8 @@ describe('DELETE /api/events/:id', () => {
     expect(response.json<ErrorBody>()).toEqual({
       statusCode: 409,
       code: 'CONFLICT',
-      message: 'This event has sold tickets and cannot be deleted. Set it as inactive instead.',
+      message:
+        'This event has sold tickets and cannot be deleted. Cancel it instead: every buyer is refunded.',
     });
     expect((await get(`/api/events/${event.id}`)).statusCode).toBe(200);
   });

@@ -11,10 +11,12 @@ export function toEvent({ event, creator }: EventWithCreator): Event {
     image: event.image,
     price: fromCents(event.priceCents),
     maxTickets: event.maxTickets,
+    maxPerBuyer: event.maxPerBuyer ?? event.maxTickets,
     ticketsLeft: event.maxTickets - event.sold,
     date,
     eventDate: date,
     isActive: event.isActive,
+    cancelledAt: event.cancelledAt?.toISOString() ?? null,
     creatorId: event.creatorId,
     creator: { nickname: creator.nickname, firstName: creator.firstName, lastName: creator.lastName },
   };

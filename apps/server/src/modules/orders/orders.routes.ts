@@ -3,13 +3,15 @@ import {
   ZCreateOrderRequest,
   ZIdempotencyKey,
   ZOrder,
+  ZOrderIdParams,
   ZOrderList,
 } from '@stagedoor/shared/orders';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { parseOrThrow } from '../../errors';
 import { requireAuth, signedInAccount } from '../../plugins/auth';
-import { listOrders, purchaseTickets } from './orders.service';
+import { siteOrigin } from '../../site';
+import { getOrder, listOrders, purchaseTickets } from './orders.service';
 
 // Read in the handler, not through a route `headers` schema: Fastify would replace request.headers with
 // the parsed object, dropping every header the schema does not name.
@@ -30,6 +32,7 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
         app.deps,
         signedInAccount(request),
         request.body,
+        { origin: siteOrigin(request) },
         headers[IDEMPOTENCY_KEY_HEADER],
       );
       if (replayed) reply.header('idempotent-replayed', 'true');
@@ -41,5 +44,11 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
     '/orders',
     { preHandler: requireAuth(), schema: { response: { 200: ZOrderList } } },
     async (request) => listOrders(app.deps, signedInAccount(request)),
+  );
+
+  app.get(
+    '/orders/:id',
+    { preHandler: requireAuth(), schema: { params: ZOrderIdParams, response: { 200: ZOrder } } },
+    async (request) => getOrder(app.deps, signedInAccount(request), request.params.id),
   );
 };

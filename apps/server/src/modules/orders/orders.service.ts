@@ -1,17 +1,44 @@
 import { createHash } from 'node:crypto';
-import { fromCents } from '@stagedoor/shared/events';
+import { fromCents, toCents } from '@stagedoor/shared/events';
+import { formatDollars } from '@stagedoor/shared/money';
 import type { CreateOrderRequest, Order } from '@stagedoor/shared/orders';
 import { violatedUniqueIndex } from '../../db/database';
 import { ORDER_IDEMPOTENCY_INDEX, type AccountRow } from '../../db/schema';
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
-import { EVENT_NOT_FOUND_MESSAGE } from '../events/events.service';
+import { EVENT_CANCELLED_MESSAGE, EVENT_NOT_FOUND_MESSAGE } from '../events/events.service';
 import { findEventById } from '../events/events.repo';
-import { findOrderByIdempotencyKey, listOrdersOf, type OrderWithEvent } from './orders.repo';
+import { expireOrder } from '../money/holds';
+import {
+  findOrderById,
+  findOrderByIdempotencyKey,
+  listOrdersOf,
+  MAX_OPEN_CHECKOUTS,
+  openCheckoutsOf,
+  setCheckout,
+  ticketsHeldOf,
+  type OrderWithEvent,
+} from './orders.repo';
 
 export const NOT_ON_SALE_MESSAGE = 'This event is not on sale';
 export const ALREADY_STARTED_MESSAGE = 'This event has already started';
 export const KEY_REUSED_MESSAGE = 'This Idempotency-Key was already used for another purchase';
+export const OWN_EVENT_MESSAGE = 'You cannot buy tickets to your own event';
+export const ORDER_NOT_FOUND_MESSAGE = 'Order not found';
+export const PAYMENTS_UNAVAILABLE_MESSAGE =
+  'Payments are unavailable right now. Please try again in a moment.';
+export const TOO_MANY_CHECKOUTS_MESSAGE = `You already have ${MAX_OPEN_CHECKOUTS} checkouts open. Finish paying for one or wait for it to expire.`;
+
+export const priceChangedMessage = (priceCents: number) =>
+  `The price of this event is now ${formatDollars(priceCents)}`;
+
+export function perBuyerMessage(limit: number, held: number): string {
+  const left = limit - held;
+  if (left <= 0) return `You already have the ${limit} tickets one buyer may get for this event`;
+  return left === 1
+    ? 'You can get 1 more ticket for this event'
+    : `You can get ${left} more tickets for this event`;
+}
 
 export function ticketsLeftMessage(left: number): string {
   if (left <= 0) return 'No tickets left';
@@ -26,41 +53,90 @@ export interface Purchased {
 
 /**
  * POST /orders. The tickets are taken and the order recorded in one transaction (placeOrder), at the
- * event's stored price. With an Idempotency-Key, a retry gets the first order back: the key is looked
- * up first, and when two requests with the same key race, the unique index lets only one order in and
- * the other answers it.
+ * event's stored price. Without a payment provider (or for free tickets) the order completes at once;
+ * with one, it is pending, its tickets held while the fan pays on the provider's checkout page, whose
+ * address the answer carries. With an Idempotency-Key, a retry gets the first order back: the key is
+ * looked up first, and when two requests with the same key race, the unique index lets only one order
+ * in and the other answers it.
  */
 export async function purchaseTickets(
-  deps: Pick<Deps, 'db' | 'placeOrder'>,
+  deps: Pick<Deps, 'db' | 'placeOrder' | 'payments' | 'config' | 'log'>,
   account: AccountRow,
   input: CreateOrderRequest,
+  site: Site,
   idempotencyKey?: string,
 ): Promise<Purchased> {
   const keyed = idempotencyKey ? { idempotencyKey, requestHash: hashPurchase(input) } : null;
   if (keyed) {
     const earlier = await earlierPurchase(deps, account, keyed);
-    if (earlier) return { order: earlier, replayed: true };
+    if (earlier) return { order: toOrder(await withCheckout(deps, account, earlier, site)), replayed: true };
   }
 
+  const now = new Date();
   let placed: OrderWithEvent | null;
   try {
-    placed = await deps.placeOrder(deps.db, {
-      accountId: account.id,
-      eventId: input.eventId,
-      quantity: input.quantity,
-      idempotencyKey: keyed?.idempotencyKey ?? null,
-      requestHash: keyed?.requestHash ?? null,
-    });
+    placed = await deps.placeOrder(
+      deps.db,
+      {
+        accountId: account.id,
+        eventId: input.eventId,
+        quantity: input.quantity,
+        unitPriceCents: input.unitPrice === undefined ? null : toCents(input.unitPrice),
+        idempotencyKey: keyed?.idempotencyKey ?? null,
+        requestHash: keyed?.requestHash ?? null,
+      },
+      { now, holdUntil: deps.payments ? holdEnd(deps, now) : null },
+    );
   } catch (error) {
     if (!keyed || violatedUniqueIndex(error) !== ORDER_IDEMPOTENCY_INDEX) throw error;
     // A request with the same key committed between our look-up and our insert (our transaction, and
     // the tickets it took, were rolled back): its order is the answer.
     const earlier = await earlierPurchase(deps, account, keyed);
     if (!earlier) throw error;
-    return { order: earlier, replayed: true };
+    return { order: toOrder(await withCheckout(deps, account, earlier, site)), replayed: true };
   }
-  if (!placed) throw await whyNotSold(deps, input);
-  return { order: toOrder(placed), replayed: false };
+  if (!placed) throw await whyNotSold(deps, account, input);
+  return { order: toOrder(await withCheckout(deps, account, placed, site)), replayed: false };
+}
+
+/** The site's address as the buyer reached it: where the provider sends them back. */
+export interface Site {
+  origin: string;
+}
+
+const holdEnd = (deps: Pick<Deps, 'config'>, now: Date) =>
+  new Date(now.getTime() + deps.config.checkoutHoldMinutes * 60_000);
+
+/**
+ * A pending order's checkout page, opened once: a retry of the purchase (or of a lost answer) finds it
+ * on the order. If the provider cannot open one, the hold is given up at once.
+ */
+async function withCheckout(
+  deps: Pick<Deps, 'db' | 'payments' | 'log'>,
+  account: AccountRow,
+  placed: OrderWithEvent,
+  site: Site,
+): Promise<OrderWithEvent> {
+  const { order, event } = placed;
+  if (order.status !== 'pending' || order.checkoutUrl || !deps.payments || !order.expiresAt) return placed;
+  let checkout: { sessionId: string; url: string };
+  try {
+    checkout = await deps.payments.startCheckout({
+      orderId: order.id,
+      eventName: event.name,
+      quantity: order.quantity,
+      unitPriceCents: order.unitPriceCents,
+      customerEmail: account.email,
+      expiresAt: order.expiresAt,
+      successUrl: `${site.origin}/purchase-confirmation/${event.id}/${order.quantity}?order=${order.id}`,
+      cancelUrl: `${site.origin}/events/${event.id}/checkout`,
+    });
+  } catch (error) {
+    deps.log.error({ err: error, orderId: order.id }, 'could not open a checkout');
+    await expireOrder(deps.db, order.id);
+    throw new AppError('SERVICE_UNAVAILABLE', PAYMENTS_UNAVAILABLE_MESSAGE);
+  }
+  return { order: await setCheckout(deps.db, order.id, checkout), event };
 }
 
 /** The order placed earlier with this key, if any; the key used for another purchase is a 409. */
@@ -68,20 +144,37 @@ async function earlierPurchase(
   deps: Pick<Deps, 'db'>,
   account: AccountRow,
   keyed: { idempotencyKey: string; requestHash: string },
-): Promise<Order | null> {
+): Promise<OrderWithEvent | null> {
   const earlier = await findOrderByIdempotencyKey(deps.db, account.id, keyed.idempotencyKey);
   if (!earlier) return null;
   if (earlier.order.requestHash !== keyed.requestHash) throw new AppError('CONFLICT', KEY_REUSED_MESSAGE);
-  return toOrder(earlier);
+  return earlier;
 }
 
 /** The reason the stock step took nothing, read after the fact: it only words the refusal. */
-async function whyNotSold(deps: Pick<Deps, 'db'>, input: CreateOrderRequest): Promise<AppError> {
+async function whyNotSold(
+  deps: Pick<Deps, 'db' | 'payments'>,
+  account: AccountRow,
+  input: CreateOrderRequest,
+): Promise<AppError> {
   const event = await findEventById(deps.db, input.eventId);
   if (!event) return new AppError('NOT_FOUND', EVENT_NOT_FOUND_MESSAGE);
+  if (event.creatorId === account.id) return new AppError('FORBIDDEN', OWN_EVENT_MESSAGE);
+  if (event.cancelledAt) return new AppError('CONFLICT', EVENT_CANCELLED_MESSAGE);
   if (!event.isActive) return new AppError('CONFLICT', NOT_ON_SALE_MESSAGE);
   if (event.date.getTime() <= Date.now()) return new AppError('CONFLICT', ALREADY_STARTED_MESSAGE);
-  const message = ticketsLeftMessage(event.maxTickets - event.sold);
+  if (input.unitPrice !== undefined && toCents(input.unitPrice) !== event.priceCents) {
+    const message = priceChangedMessage(event.priceCents);
+    return new AppError('CONFLICT', message, { unitPrice: message });
+  }
+  if (deps.payments && (await openCheckoutsOf(deps.db, account.id)) >= MAX_OPEN_CHECKOUTS) {
+    return new AppError('CONFLICT', TOO_MANY_CHECKOUTS_MESSAGE);
+  }
+  const left = event.maxTickets - event.sold;
+  const limit = event.maxPerBuyer ?? event.maxTickets;
+  const held = await ticketsHeldOf(deps.db, account.id, event.id);
+  // Stock first: with the default limit (maxTickets), what a buyer holds is part of what is sold.
+  const message = input.quantity > left ? ticketsLeftMessage(left) : perBuyerMessage(limit, held);
   return new AppError('CONFLICT', message, { quantity: message });
 }
 
@@ -92,9 +185,17 @@ function hashPurchase(input: CreateOrderRequest): string {
     .digest('hex');
 }
 
-/** GET /orders: the caller's orders, newest first. */
+/** GET /orders: the caller's orders of every status, newest first. */
 export async function listOrders(deps: Pick<Deps, 'db'>, account: AccountRow): Promise<Order[]> {
   return (await listOrdersOf(deps.db, account.id)).map(toOrder);
+}
+
+/** GET /orders/{id}: one of the caller's orders; anyone else's is as unknown as a free id. */
+export async function getOrder(deps: Pick<Deps, 'db'>, account: AccountRow, id: number): Promise<Order> {
+  const found = await findOrderById(deps.db, id);
+  if (!found || found.order.accountId !== account.id)
+    throw new AppError('NOT_FOUND', ORDER_NOT_FOUND_MESSAGE);
+  return toOrder(found);
 }
 
 function toOrder({ order, event }: OrderWithEvent): Order {
@@ -105,6 +206,8 @@ function toOrder({ order, event }: OrderWithEvent): Order {
     unitPrice: fromCents(order.unitPriceCents),
     totalAmount: fromCents(order.totalCents),
     createdAt: order.createdAt.toISOString(),
+    checkoutUrl: order.status === 'pending' ? order.checkoutUrl : null,
+    expiresAt: order.status === 'pending' && order.expiresAt ? order.expiresAt.toISOString() : null,
     event: { id: event.id, name: event.name, image: event.image, date: event.date.toISOString() },
   };
 }

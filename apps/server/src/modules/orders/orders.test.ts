@@ -52,6 +52,8 @@ describe('POST /api/orders', () => {
       unitPrice: 12.5,
       totalAmount: 37.5,
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      checkoutUrl: null,
+      expiresAt: null,
       event: { id: event.id, name: event.name, image: null, date: event.date },
     });
     expect(await ticketsLeft(event.id)).toBe(7);

@@ -39,6 +39,7 @@ const readThenWritePlaceOrder: PlaceOrder = async (db, purchase) => {
       ...purchase,
       unitPriceCents: event.priceCents,
       totalCents: event.priceCents * purchase.quantity,
+      status: 'completed',
     })
     .returning();
   if (!order) throw new Error('insert into orders returned no row');

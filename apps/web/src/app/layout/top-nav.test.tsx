@@ -34,15 +34,26 @@ describe('top navigation', () => {
 
     const menu = await openAccountMenu(user, 'Grace');
 
-    expect(itemNames(menu)).toEqual(['Dashboard', 'Create Event', 'My Events', 'My Profile', 'Logout']);
+    expect(itemNames(menu)).toEqual([
+      'Dashboard',
+      'Create Event',
+      'My Events',
+      'Earnings',
+      'My Profile',
+      'Logout',
+    ]);
     expect(within(menu).getByRole('menuitem', { name: 'Create Event' })).toHaveAttribute(
       'href',
       '/creators/dashboard/events/create',
     );
+    expect(within(menu).getByRole('menuitem', { name: 'Earnings' })).toHaveAttribute(
+      'href',
+      '/creators/dashboard/earnings',
+    );
     expect(screen.queryByRole('link', { name: 'Login' })).not.toBeInTheDocument();
   });
 
-  it("gives a spectator a menu with the spectator's destinations", async () => {
+  it("gives a spectator a menu with the spectator's destinations, without Earnings", async () => {
     stubApi(signedInAs(aUser()));
     const { user } = renderApp('/');
 

@@ -14,6 +14,7 @@ const accountLinks: Record<Role, { label: string; to: string }[]> = {
     { label: 'Dashboard', to: paths.creatorDashboard },
     { label: 'Create Event', to: paths.createEvent },
     { label: 'My Events', to: paths.creatorMyEvents },
+    { label: 'Earnings', to: paths.creatorEarnings },
     { label: 'My Profile', to: paths.creatorProfileSettings },
   ],
   user: [

@@ -45,3 +45,8 @@ export function Button({
 export function ButtonLink({ variant, size, className, ...props }: ComponentProps<typeof Link> & Look) {
   return <Link className={buttonClasses({ variant, size }, className)} {...props} />;
 }
+
+/** A link off the app (a payment provider's page) that looks like a button. */
+export function ButtonAnchor({ variant, size, className, ...props }: ComponentProps<'a'> & Look) {
+  return <a className={buttonClasses({ variant, size }, className)} {...props} />;
+}

@@ -1,11 +1,11 @@
 import { CalendarClock, CalendarDays, Ticket } from 'lucide-react';
 import { Page } from '../../../components/layout/page';
 import { ButtonLink } from '../../../components/ui/button';
+import { StatCard } from '../../../components/ui/stat-card';
 import { paths } from '../../../config/paths';
 import { formatMoney } from '../../../lib/format';
 import { useCurrentUser } from '../../../lib/session';
 import { useCreatorStats } from '../api/dashboard';
-import { StatCard } from '../components/stat-card';
 
 export function CreatorDashboardRoute() {
   const user = useCurrentUser();
@@ -18,6 +18,9 @@ export function CreatorDashboardRoute() {
       actions={
         <div className="flex flex-wrap gap-3">
           <ButtonLink to={paths.createEvent}>Create New Event</ButtonLink>
+          <ButtonLink to={paths.creatorEarnings} variant="secondary">
+            Earnings
+          </ButtonLink>
           <ButtonLink to={paths.creatorProfileSettings} variant="secondary">
             Edit Profile
           </ButtonLink>

@@ -60,6 +60,10 @@ describe('creator dashboard', () => {
       'href',
       '/creators/dashboard/events/create',
     );
+    expect(screen.getByRole('link', { name: 'Earnings' })).toHaveAttribute(
+      'href',
+      '/creators/dashboard/earnings',
+    );
     expect(screen.getByRole('link', { name: 'Edit Profile' })).toHaveAttribute(
       'href',
       '/creators/dashboard/profile',

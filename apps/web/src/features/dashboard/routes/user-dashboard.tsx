@@ -2,10 +2,10 @@ import { Compass, Ticket, UserRound } from 'lucide-react';
 import { Page } from '../../../components/layout/page';
 import { ButtonLink } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
+import { StatCard } from '../../../components/ui/stat-card';
 import { paths } from '../../../config/paths';
 import { useCurrentUser } from '../../../lib/session';
 import { useOrderCount } from '../api/dashboard';
-import { StatCard } from '../components/stat-card';
 
 export function UserDashboardRoute() {
   const user = useCurrentUser();

@@ -1,4 +1,5 @@
 import { ZEvent, type Event } from '@stagedoor/shared/events';
+import { ZCancellation, ZEarnings } from '@stagedoor/shared/money';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { useEffect } from 'react';
@@ -66,6 +67,8 @@ export type EventSubmission = {
   description: string;
   price: number;
   maxTickets: number;
+  /** Sent only when the creator set a limit. */
+  maxPerBuyer?: number;
   /** ISO instant. */
   date: string;
   isActive: boolean;
@@ -74,7 +77,9 @@ export type EventSubmission = {
 
 function toFormData({ image, ...fields }: EventSubmission): FormData {
   const form = new FormData();
-  for (const [name, value] of Object.entries(fields)) form.append(name, String(value));
+  for (const [name, value] of Object.entries(fields)) {
+    if (value !== undefined) form.append(name, String(value));
+  }
   if (image) form.append('image', image);
   return form;
 }
@@ -96,5 +101,32 @@ export function useDeleteEvent() {
   return useMutation({
     mutationFn: (id: number) => api.delete(`/events/${id}`),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.events.all }),
+  });
+}
+
+/** POST /events/{id}/cancel: every buyer is refunded, so their tickets and the earnings change too. */
+export function useCancelEvent() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number) => api.post(`/events/${id}/cancel`, undefined, { schema: ZCancellation }),
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: queryKeys.events.all }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.orders.all }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.earnings.all }),
+      ]),
+  });
+}
+
+/**
+ * What one of the creator's events has sold (GET /earnings, the same read as the Earnings screen), for
+ * the penalty a late cancellation costs; asked for only when `enabled`.
+ */
+export function useEventEarnings(eventId: number | undefined, enabled: boolean) {
+  return useQuery({
+    queryKey: queryKeys.earnings.summary,
+    queryFn: ({ signal }) => api.get('/earnings', { schema: ZEarnings, signal }),
+    select: (earnings) => earnings.events.find((row) => row.eventId === eventId),
+    enabled,
   });
 }

@@ -1,27 +1,58 @@
+import { ZPaymentsConfig } from '@stagedoor/shared/money';
 import { ZOrder, type CreateOrderRequest } from '@stagedoor/shared/orders';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { skipToken, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api, ApiError } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
+
+/** How often the confirmation asks whether a pending order has been paid. */
+export const ORDER_POLL_MS = 2000;
 
 type Purchase = CreateOrderRequest & {
   /** One per purchase attempt: a retried request then answers the first order instead of a second. */
   idempotencyKey: string;
 };
 
+/** The server's 409 when the price the fan saw is no longer the event's price: nothing was taken. */
+export function isPriceChange(error: unknown): error is ApiError {
+  return error instanceof ApiError && error.status === 409 && 'unitPrice' in error.fields;
+}
+
 export function usePurchaseTickets() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ eventId, quantity, idempotencyKey }: Purchase) =>
-      api.post(
-        '/orders',
-        { eventId, quantity },
-        { schema: ZOrder, headers: { 'Idempotency-Key': idempotencyKey } },
-      ),
+    mutationFn: ({ idempotencyKey, ...order }: Purchase) =>
+      api.post('/orders', order, { schema: ZOrder, headers: { 'Idempotency-Key': idempotencyKey } }),
     // The buyer's tickets and the event's remaining stock have both changed.
     onSuccess: () =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: queryKeys.orders.all }),
         queryClient.invalidateQueries({ queryKey: queryKeys.events.all }),
       ]),
+    // The checkout shows the new price as soon as the refusal arrives: the refetch finishes first.
+    onError: (error, { eventId }) =>
+      isPriceChange(error)
+        ? queryClient.invalidateQueries({ queryKey: queryKeys.events.detail(String(eventId)) })
+        : undefined,
+  });
+}
+
+/** GET /payments/config: how the checkout takes the money, if at all. */
+export function usePaymentsConfig() {
+  return useQuery({
+    queryKey: queryKeys.payments.config,
+    queryFn: ({ signal }) => api.get('/payments/config', { schema: ZPaymentsConfig, signal }),
+    staleTime: Infinity,
+  });
+}
+
+/** GET /orders/{id} (none without an id), asked again every ORDER_POLL_MS while it is pending. */
+export function useOrder(id: string | null) {
+  return useQuery({
+    queryKey: queryKeys.orders.detail(id ?? ''),
+    queryFn:
+      id === null
+        ? skipToken
+        : ({ signal }) => api.get(`/orders/${encodeURIComponent(id)}`, { schema: ZOrder, signal }),
+    refetchInterval: (query) => (query.state.data?.status === 'pending' ? ORDER_POLL_MS : false),
   });
 }

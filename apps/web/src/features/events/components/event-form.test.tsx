@@ -117,6 +117,34 @@ describe('create event', () => {
     expect((form?.get('image') as File).name).toBe('poster.png');
   });
 
+  it('sends a limit per buyer when one is set, and refuses one above the maximum tickets', async () => {
+    const calls = stubApi({
+      ...signedInAs(aCreator()),
+      'POST /events': { status: 201, body: anEvent() },
+      'GET /events/creator/3': { body: [anEvent()] },
+    });
+    const { user } = renderApp('/creators/dashboard/events/create');
+
+    await fillEvent(user, toPickerValue(daysFromNow(30)));
+    await user.upload(screen.getByLabelText('Event Image'), poster());
+    const perBuyer = screen.getByLabelText('Maximum per buyer');
+    expect(perBuyer).toHaveAccessibleDescription('Leave empty to allow up to the maximum tickets');
+    await user.type(perBuyer, '11');
+    await user.click(screen.getByRole('button', { name: 'Create Event' }));
+
+    expect(perBuyer).toHaveAccessibleErrorMessage(
+      'Maximum per buyer cannot be more than the maximum tickets',
+    );
+    expect(calls.some(({ method }) => method === 'POST')).toBe(false);
+
+    await user.clear(perBuyer);
+    await user.type(perBuyer, '4');
+    await user.click(screen.getByRole('button', { name: 'Create Event' }));
+
+    expect(await screen.findByText('Event created successfully!')).toBeInTheDocument();
+    expect(sent(calls, '/events')?.get('maxPerBuyer')).toBe('4');
+  });
+
   it("puts the server's field reasons beside their fields", async () => {
     stubApi({
       ...signedInAs(aCreator()),
@@ -193,6 +221,7 @@ describe('edit event', () => {
     expect(form?.get('price')).toBe('20');
     expect(form?.get('isActive')).toBe('false');
     expect(form?.get('date')).toBe(event.date);
+    expect(form?.has('maxPerBuyer')).toBe(false);
     expect(form?.has('image')).toBe(false);
   });
 
@@ -234,6 +263,24 @@ describe('edit event', () => {
 
     expect(await screen.findByText(reason)).toHaveAttribute('id', 'date-error');
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+
+  it("shows the event's own limit per buyer, and sends the maximum tickets once it is emptied", async () => {
+    const limited = anEvent({ id: 4, maxTickets: 100, maxPerBuyer: 4, date: daysFromNow(10) });
+    const calls = stubApi({
+      ...signedInAs(aCreator()),
+      'GET /events/creators/4/details': { body: limited },
+      'POST /events/4': { body: limited },
+    });
+    const { user } = renderApp('/creators/dashboard/events/4/edit');
+
+    const perBuyer = await screen.findByLabelText('Maximum per buyer');
+    expect(perBuyer).toHaveValue(4);
+    await user.clear(perBuyer);
+    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+
+    expect(await screen.findByText('Event updated successfully!')).toBeInTheDocument();
+    expect(sent(calls, '/events/4')?.get('maxPerBuyer')).toBe('100');
   });
 
   it('previews a new image and can remove it again', async () => {

@@ -1,6 +1,12 @@
 import { Field, Label, Description, Switch } from '@headlessui/react';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { ZCreateEventRequest, ZUpdateEventRequest, type Event } from '@stagedoor/shared/events';
+import {
+  MAX_PER_BUYER_ABOVE_MAX_TICKETS_MESSAGE,
+  ZCreateEventRequest,
+  ZMaxPerBuyer,
+  ZUpdateEventRequest,
+  type Event,
+} from '@stagedoor/shared/events';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
@@ -29,17 +35,34 @@ const pickedDate = (rule: z.ZodType<string, string>) =>
     .transform((value) => parsePickerValue(value)?.toISOString() ?? value)
     .pipe(rule);
 
+/** An empty field sets no limit (the event's maximum tickets is the limit then). */
+const optionalMaxPerBuyer = z.preprocess(
+  (value) => (value === '' ? undefined : value),
+  ZMaxPerBuyer.optional(),
+);
+
+/** The server's rule, checked before sending so that its reason shows beside the field at once. */
+const perBuyerFits = ({ maxTickets, maxPerBuyer }: { maxTickets: number; maxPerBuyer?: number }) =>
+  maxPerBuyer === undefined || maxPerBuyer <= maxTickets;
+const perBuyerTooHigh = { message: MAX_PER_BUYER_ABOVE_MAX_TICKETS_MESSAGE, path: ['maxPerBuyer'] };
+
 /**
  * The forms are the API's request schemas (spec §5): the server's rules and messages apply before
  * anything is sent. Creating refuses a past date; editing leaves that to the server, which accepts an
  * unchanged date of an event that has already started (a rename), and refuses a changed past one.
  */
-const ZCreateEventForm = ZCreateEventRequest.extend({ date: pickedDate(ZCreateEventRequest.shape.date) });
-const ZEditEventForm = ZUpdateEventRequest.required().extend({
-  date: pickedDate(ZUpdateEventRequest.shape.date.unwrap()),
-});
+const ZCreateEventForm = ZCreateEventRequest.extend({
+  date: pickedDate(ZCreateEventRequest.shape.date),
+  maxPerBuyer: optionalMaxPerBuyer,
+}).refine(perBuyerFits, perBuyerTooHigh);
+const ZEditEventForm = ZUpdateEventRequest.required()
+  .extend({
+    date: pickedDate(ZUpdateEventRequest.shape.date.unwrap()),
+    maxPerBuyer: optionalMaxPerBuyer,
+  })
+  .refine(perBuyerFits, perBuyerTooHigh);
 
-const fieldNames = ['name', 'description', 'price', 'maxTickets', 'date', 'isActive'] as const;
+const fieldNames = ['name', 'description', 'price', 'maxTickets', 'maxPerBuyer', 'date', 'isActive'] as const;
 
 const imageMessages = {
   type: 'Please select a valid JPG or PNG image',
@@ -76,10 +99,12 @@ export function EventForm({ event }: { event?: Event }) {
           description: event.description,
           price: event.price,
           maxTickets: event.maxTickets,
+          // An event without a limit of its own presents maxTickets as its limit: the field stays empty.
+          maxPerBuyer: event.maxPerBuyer < event.maxTickets ? String(event.maxPerBuyer) : '',
           date: toPickerValue(event.date),
           isActive: event.isActive,
         }
-      : { name: '', description: '', price: 0, maxTickets: 1, date: '', isActive: true },
+      : { name: '', description: '', price: 0, maxTickets: 1, maxPerBuyer: '', date: '', isActive: true },
   });
 
   const onSubmit = handleSubmit(async (values) => {
@@ -89,8 +114,13 @@ export function EventForm({ event }: { event?: Event }) {
     }
     // An untouched date goes back exactly as stored: the picker shows minutes, the event may have seconds.
     const date = event && toPickerValue(values.date) === toPickerValue(event.date) ? event.date : values.date;
+    // The API keeps a limit it is not sent, so emptying the field of an event with a limit sends the
+    // maximum tickets: the allowance an empty field promises.
+    const maxPerBuyer =
+      values.maxPerBuyer ??
+      (event && event.maxPerBuyer !== values.maxTickets ? values.maxTickets : undefined);
     try {
-      await save.mutateAsync({ ...values, date, image: image.file });
+      await save.mutateAsync({ ...values, date, maxPerBuyer, image: image.file });
       notify(isEdit ? 'Event updated successfully!' : 'Event created successfully!', 'success');
       navigate(paths.creatorMyEvents);
     } catch (error) {
@@ -162,6 +192,16 @@ export function EventForm({ event }: { event?: Event }) {
             step={1}
             error={errors.maxTickets?.message}
             {...register('maxTickets', { valueAsNumber: true })}
+          />
+          <Input
+            label="Maximum per buyer"
+            type="number"
+            inputMode="numeric"
+            min={1}
+            step={1}
+            hint="Leave empty to allow up to the maximum tickets"
+            error={errors.maxPerBuyer?.message}
+            {...register('maxPerBuyer')}
           />
         </div>
         <Controller

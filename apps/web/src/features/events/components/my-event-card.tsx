@@ -1,23 +1,42 @@
 import type { Event } from '@stagedoor/shared/events';
 import { CalendarDays, Trash2 } from 'lucide-react';
 import { Badge } from '../../../components/ui/badge';
-import { ButtonLink } from '../../../components/ui/button';
+import { Button, ButtonLink } from '../../../components/ui/button';
 import { MediaCard } from '../../../components/ui/media-card';
 import { paths } from '../../../config/paths';
 import { isInFuture } from '../../../lib/dates';
 import { formatShortDateTime } from '../../../lib/format';
 import { imageUrls } from '../../../lib/images';
+import { canCancel } from '../lib/cancellation';
 
-/** A card of My Events: Edit only before the event starts, Start Stream only while it is active (spec §4). */
-export function MyEventCard({ event, onDelete }: { event: Event; onDelete: (event: Event) => void }) {
+type MyEventCardProps = {
+  event: Event;
+  onDelete: (event: Event) => void;
+  onCancel: (event: Event) => void;
+};
+
+/**
+ * A card of My Events: Edit only before the event starts, Start Stream only while it is active (spec §4),
+ * Cancel until it ends. A cancelled event is over for good: it offers neither Edit nor Start Stream.
+ */
+export function MyEventCard({ event, onDelete, onCancel }: MyEventCardProps) {
+  const isCancelled = event.cancelledAt !== null;
   return (
     <MediaCard
       title={event.name}
       image={{ src: event.image && imageUrls.event(event.image), alt: event.name }}
-      badge={event.isActive ? <Badge>Active</Badge> : <Badge tone="neutral">Inactive</Badge>}
+      badge={
+        isCancelled ? (
+          <Badge tone="danger">Cancelled</Badge>
+        ) : event.isActive ? (
+          <Badge>Active</Badge>
+        ) : (
+          <Badge tone="neutral">Inactive</Badge>
+        )
+      }
       actions={
         <>
-          {isInFuture(event.date) ? (
+          {!isCancelled && isInFuture(event.date) ? (
             <ButtonLink to={paths.editEvent(event.id)} size="sm">
               Edit Event
             </ButtonLink>
@@ -25,10 +44,15 @@ export function MyEventCard({ event, onDelete }: { event: Event; onDelete: (even
           <ButtonLink to={paths.eventDetails(event.id)} variant="secondary" size="sm">
             View
           </ButtonLink>
-          {event.isActive ? (
+          {!isCancelled && event.isActive ? (
             <ButtonLink to={paths.eventStream(event.id)} variant="secondary" size="sm">
               Start Stream
             </ButtonLink>
+          ) : null}
+          {canCancel(event) ? (
+            <Button variant="secondary" size="sm" onClick={() => onCancel(event)}>
+              Cancel event
+            </Button>
           ) : null}
           <button
             type="button"

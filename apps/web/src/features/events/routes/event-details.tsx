@@ -2,6 +2,7 @@ import type { Event } from '@stagedoor/shared/events';
 import { CalendarDays, Ticket } from 'lucide-react';
 import { useNavigate, useParams } from 'react-router';
 import { Page } from '../../../components/layout/page';
+import { Badge } from '../../../components/ui/badge';
 import { Button, ButtonLink } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { FallbackImage } from '../../../components/ui/fallback-image';
@@ -12,6 +13,7 @@ import { formatLongDateTime, formatMoney } from '../../../lib/format';
 import { imageUrls } from '../../../lib/images';
 import { useSession } from '../../../lib/session';
 import { useEventForPurchase } from '../api/events';
+import { EVENT_CANCELLED_TEXT } from '../lib/cancellation';
 
 export function EventDetailsRoute() {
   const { id = '' } = useParams();
@@ -33,6 +35,7 @@ function EventDetails({ event, isRefreshing }: { event: Event; isRefreshing: boo
   const navigate = useNavigate();
   const { creator } = event;
   const isSoldOut = event.ticketsLeft < 1;
+  const isCancelled = event.cancelledAt !== null;
 
   // Purchasing needs an account: a visitor signs up as a spectator, then carries on to the checkout.
   const purchase = () =>
@@ -48,6 +51,7 @@ function EventDetails({ event, isRefreshing }: { event: Event; isRefreshing: boo
         />
         <div className="grid gap-8 p-6 sm:p-8 lg:grid-cols-[1fr_18rem]">
           <div className="space-y-4">
+            {isCancelled ? <Badge tone="danger">Cancelled</Badge> : null}
             <h1 className="text-3xl font-bold tracking-tight text-slate-900">{event.name}</h1>
             <p className="flex items-center gap-2 text-slate-700">
               <CalendarDays aria-hidden className="size-5 text-brand-600" />
@@ -68,10 +72,16 @@ function EventDetails({ event, isRefreshing }: { event: Event; isRefreshing: boo
               <Ticket aria-hidden className="size-4" />
               {`${event.ticketsLeft} tickets available`}
             </p>
-            <Button onClick={purchase} disabled={isRefreshing || isSoldOut} className="w-full" size="lg">
-              {isRefreshing ? 'Processing...' : 'Purchase Ticket'}
-            </Button>
-            {isSoldOut ? <p className="text-sm font-medium text-red-600">Sold out</p> : null}
+            {isCancelled ? (
+              <p className="text-sm font-medium text-red-700">{EVENT_CANCELLED_TEXT}</p>
+            ) : (
+              <>
+                <Button onClick={purchase} disabled={isRefreshing || isSoldOut} className="w-full" size="lg">
+                  {isRefreshing ? 'Processing...' : 'Purchase Ticket'}
+                </Button>
+                {isSoldOut ? <p className="text-sm font-medium text-red-600">Sold out</p> : null}
+              </>
+            )}
           </aside>
         </div>
       </Card>

@@ -1,10 +1,31 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { aCreator, anEvent, daysFromNow, signedInAs, stubApi } from '../../../test/api-stub';
+import type { EventEarnings } from '@stagedoor/shared/money';
+import { aCreator, anEvent, daysFromNow, hoursFromNow, signedInAs, stubApi } from '../../../test/api-stub';
 import { renderApp } from '../../../test/render-app';
 
 const creator = aCreator();
 const myEvents = `GET /events/creator/${creator.id}`;
+
+const salesOf = (eventId: number, gross: number): EventEarnings => ({
+  eventId,
+  name: 'Late Show',
+  date: hoursFromNow(2),
+  cancelled: false,
+  ticketsSold: 8,
+  gross,
+  platformFee: gross / 10,
+  processorFee: 0,
+  refunded: 0,
+  penalty: 0,
+  net: gross - gross / 10,
+});
+const earningsWith = (...events: EventEarnings[]) => ({
+  balance: { pending: 0, available: 0, reserved: 0, paidOut: 0 },
+  events,
+});
+const cancelText = (name: string) =>
+  `Cancel "${name}"? Every buyer will be refunded in full and the event stops selling and streaming.`;
 
 describe('my events', () => {
   it('offers Edit only before the event and Start Stream only while it is active', async () => {
@@ -129,5 +150,122 @@ describe('my events', () => {
 
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     expect(calls.some(({ method }) => method === 'DELETE')).toBe(false);
+  });
+
+  it('offers Cancel until the event ends, and a cancelled event only View and Delete', async () => {
+    stubApi({
+      ...signedInAs(creator),
+      [myEvents]: {
+        body: [
+          anEvent({ id: 1, name: 'Coming Up', date: daysFromNow(3) }),
+          anEvent({ id: 2, name: 'On Now', date: hoursFromNow(-1) }),
+          anEvent({ id: 3, name: 'Over', date: hoursFromNow(-2) }),
+          anEvent({ id: 4, name: 'Called Off', date: daysFromNow(3), cancelledAt: daysFromNow(-1) }),
+        ],
+      },
+    });
+    renderApp('/creators/dashboard/my-events');
+
+    const comingUp = await screen.findByRole('article', { name: 'Coming Up' });
+    expect(within(comingUp).getByRole('button', { name: 'Cancel event' })).toBeInTheDocument();
+    const onNow = screen.getByRole('article', { name: 'On Now' });
+    expect(within(onNow).getByRole('button', { name: 'Cancel event' })).toBeInTheDocument();
+    const over = screen.getByRole('article', { name: 'Over' });
+    expect(within(over).queryByRole('button', { name: 'Cancel event' })).not.toBeInTheDocument();
+
+    const calledOff = screen.getByRole('article', { name: 'Called Off' });
+    expect(within(calledOff).getByText('Cancelled')).toBeInTheDocument();
+    expect(within(calledOff).queryByText('Active')).not.toBeInTheDocument();
+    expect(within(calledOff).queryByRole('link', { name: 'Edit Event' })).not.toBeInTheDocument();
+    expect(within(calledOff).queryByRole('link', { name: 'Start Stream' })).not.toBeInTheDocument();
+    expect(within(calledOff).queryByRole('button', { name: 'Cancel event' })).not.toBeInTheDocument();
+    expect(within(calledOff).getByRole('link', { name: 'View' })).toBeInTheDocument();
+    expect(within(calledOff).getByRole('button', { name: 'Delete event Called Off' })).toBeInTheDocument();
+  });
+
+  it('cancels a distant event without a penalty, says how many orders were refunded and reloads', async () => {
+    let events = [anEvent({ id: 5, name: 'Far Off', date: daysFromNow(7) })];
+    const calls = stubApi({
+      ...signedInAs(creator),
+      [myEvents]: () => ({ body: events }),
+      'POST /events/5/cancel': () => {
+        events = events.map((event) => ({ ...event, cancelledAt: new Date().toISOString() }));
+        return { body: { refundedOrders: 3, refunded: 75, penalty: 0 } };
+      },
+    });
+    const { user } = renderApp('/creators/dashboard/my-events');
+
+    const card = await screen.findByRole('article', { name: 'Far Off' });
+    await user.click(within(card).getByRole('button', { name: 'Cancel event' }));
+    const dialog = screen.getByRole('dialog', { name: 'Cancel Event' });
+    expect(within(dialog).getByText(cancelText('Far Off'))).toBeInTheDocument();
+    expect(within(dialog).queryByText(/penalty/)).not.toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel Event' }));
+
+    expect(await screen.findByText('Event cancelled. 3 order(s) refunded.')).toBeInTheDocument();
+    expect(await within(card).findByText('Cancelled')).toBeInTheDocument();
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(calls.filter(({ method }) => method === 'POST').map(({ path }) => path)).toEqual([
+      '/events/5/cancel',
+    ]);
+    expect(calls.some(({ path }) => path === '/earnings')).toBe(false);
+  });
+
+  it('warns of the 5% penalty, with its amount, for an event starting within 24 hours', async () => {
+    const calls = stubApi({
+      ...signedInAs(creator),
+      [myEvents]: { body: [anEvent({ id: 6, name: 'Late Show', date: hoursFromNow(2) })] },
+      'GET /earnings': { body: earningsWith(salesOf(6, 200)) },
+    });
+    const { user } = renderApp('/creators/dashboard/my-events');
+
+    await user.click(await screen.findByRole('button', { name: 'Cancel event' }));
+    const dialog = screen.getByRole('dialog', { name: 'Cancel Event' });
+    expect(within(dialog).getByText(cancelText('Late Show'))).toBeInTheDocument();
+    expect(
+      await within(dialog).findByText(
+        'It starts in less than 24 hours, so a penalty of 5% of its ticket sales ($10.00) will be charged to your balance.',
+      ),
+    ).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Keep Event' }));
+
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(calls.some(({ method }) => method === 'POST')).toBe(false);
+  });
+
+  it('warns of the penalty without an amount while the sales cannot be read', async () => {
+    stubApi({
+      ...signedInAs(creator),
+      [myEvents]: { body: [anEvent({ id: 6, name: 'Late Show', date: hoursFromNow(2) })] },
+    });
+    const { user } = renderApp('/creators/dashboard/my-events');
+
+    await user.click(await screen.findByRole('button', { name: 'Cancel event' }));
+
+    expect(
+      await screen.findByText(
+        'It starts in less than 24 hours, so a penalty of 5% of its ticket sales will be charged to your balance.',
+      ),
+    ).toBeInTheDocument();
+  });
+
+  it("shows the server's refusal to cancel in the Error modal", async () => {
+    const refusal = 'This event has already ended';
+    stubApi({
+      ...signedInAs(creator),
+      [myEvents]: { body: [anEvent({ id: 5, name: 'Far Off' })] },
+      'POST /events/5/cancel': {
+        status: 409,
+        body: { statusCode: 409, code: 'CONFLICT', message: refusal },
+      },
+    });
+    const { user } = renderApp('/creators/dashboard/my-events');
+
+    await user.click(await screen.findByRole('button', { name: 'Cancel event' }));
+    await user.click(screen.getByRole('button', { name: 'Cancel Event' }));
+
+    const error = await screen.findByRole('dialog', { name: 'Error' });
+    expect(within(error).getByText(refusal)).toBeInTheDocument();
+    expect(screen.queryByRole('dialog', { name: 'Cancel Event' })).not.toBeInTheDocument();
   });
 });

@@ -7,19 +7,27 @@ import { PageSpinner } from '../../../components/ui/spinner';
 import { TextLink } from '../../../components/ui/text-link';
 import { paths } from '../../../config/paths';
 import { errorMessage } from '../../../lib/api-client';
+import { notify } from '../../../lib/notify';
 import { useCurrentUser } from '../../../lib/session';
-import { useCreatorEvents, useDeleteEvent } from '../api/events';
+import { useCancelEvent, useCreatorEvents, useDeleteEvent, useEventEarnings } from '../api/events';
+import { ConfirmCancelDialog } from '../components/cancel-event-dialog';
 import { ConfirmDeleteDialog, ErrorDialog } from '../components/delete-event-dialogs';
 import { MyEventCard } from '../components/my-event-card';
+import { cancellationPenalty, isLateCancellation } from '../lib/cancellation';
 
 export function MyEventsRoute() {
   const user = useCurrentUser();
   const events = useCreatorEvents(user.id);
   const deleteEvent = useDeleteEvent();
+  const cancelEvent = useCancelEvent();
   const [toDelete, setToDelete] = useState<Event | null>(null);
-  const [deleteError, setDeleteError] = useState<string | null>(null);
+  const [toCancel, setToCancel] = useState<Event | null>(null);
+  const [actionError, setActionError] = useState<string | null>(null);
   // The failure (by its time) the user closed the modal on: a later failed reload opens it again.
   const [dismissedErrorAt, setDismissedErrorAt] = useState(0);
+  const isLate = toCancel !== null && isLateCancellation(toCancel);
+  // Only a late cancellation costs something; its amount comes from what the event sold.
+  const sales = useEventEarnings(toCancel?.id, isLate);
 
   // A failed load opens the same Error modal as a failed delete (spec §4, "a store-level events error").
   const loadError =
@@ -31,9 +39,20 @@ export function MyEventsRoute() {
     try {
       await deleteEvent.mutateAsync(event.id);
     } catch (error) {
-      setDeleteError(errorMessage(error, 'Error deleting event'));
+      setActionError(errorMessage(error, 'Error deleting event'));
     } finally {
       setToDelete(null);
+    }
+  };
+
+  const confirmCancel = async (event: Event) => {
+    try {
+      const { refundedOrders } = await cancelEvent.mutateAsync(event.id);
+      notify(`Event cancelled. ${refundedOrders} order(s) refunded.`, 'success');
+    } catch (error) {
+      setActionError(errorMessage(error, 'Error cancelling event'));
+    } finally {
+      setToCancel(null);
     }
   };
 
@@ -54,7 +73,7 @@ export function MyEventsRoute() {
         <ul className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
           {events.data.map((event) => (
             <li key={event.id}>
-              <MyEventCard event={event} onDelete={setToDelete} />
+              <MyEventCard event={event} onDelete={setToDelete} onCancel={setToCancel} />
             </li>
           ))}
         </ul>
@@ -65,9 +84,17 @@ export function MyEventsRoute() {
         onCancel={() => setToDelete(null)}
         onConfirm={confirmDelete}
       />
+      <ConfirmCancelDialog
+        event={toCancel}
+        isLate={isLate}
+        penalty={sales.data && cancellationPenalty(sales.data.gross)}
+        isCancelling={cancelEvent.isPending}
+        onKeep={() => setToCancel(null)}
+        onConfirm={confirmCancel}
+      />
       <ErrorDialog
-        message={deleteError ?? loadError}
-        onClose={() => (deleteError ? setDeleteError(null) : setDismissedErrorAt(events.errorUpdatedAt))}
+        message={actionError ?? loadError}
+        onClose={() => (actionError ? setActionError(null) : setDismissedErrorAt(events.errorUpdatedAt))}
       />
     </Page>
   );

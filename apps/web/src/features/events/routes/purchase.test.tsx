@@ -1,7 +1,17 @@
-import { screen } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
-import { anEvent, anOrder, aUser, signedInAs, stubApi } from '../../../test/api-stub';
+import { act, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { aCreator, anEvent, anOrder, aUser, signedInAs, stubApi, type ApiCall } from '../../../test/api-stub';
 import { renderApp } from '../../../test/render-app';
+
+const orderCalls = (calls: ApiCall[]) =>
+  calls.filter(({ method, path }) => method === 'POST' && path === '/orders');
+
+/** The browser's location with `assign` recorded instead of followed (jsdom cannot leave the page). */
+function stubLocationAssign() {
+  const assign = vi.fn();
+  vi.stubGlobal('location', { ...window.location, assign });
+  return assign;
+}
 
 const onlyOneLeft = {
   status: 409,
@@ -31,6 +41,15 @@ describe('event details', () => {
     await user.click(await screen.findByRole('button', { name: 'Purchase Ticket' }));
 
     expect(location()).toBe('/events/4/checkout');
+  });
+
+  it('says a cancelled event was cancelled and refunded, and offers no purchase', async () => {
+    stubApi({ 'GET /events/4': { body: anEvent({ cancelledAt: new Date().toISOString() }) } });
+    renderApp('/events/4');
+
+    expect(await screen.findByText('Cancelled')).toBeInTheDocument();
+    expect(screen.getByText('This event was cancelled. Every buyer has been refunded.')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Purchase Ticket' })).not.toBeInTheDocument();
   });
 
   it("toasts the server's message when the event cannot be loaded", async () => {
@@ -72,10 +91,10 @@ describe('checkout', () => {
     expect(screen.getByRole('link', { name: 'Back to Event' })).toHaveAttribute('href', '/events/4');
   });
 
-  it('stops at the event maximum when more tickets than that are left', async () => {
+  it('stops at the limit per buyer when more tickets than that are left', async () => {
     stubApi({
       ...signedInAs(aUser()),
-      'GET /events/4': { body: anEvent({ maxTickets: 2, ticketsLeft: 50 }) },
+      'GET /events/4': { body: anEvent({ maxTickets: 100, maxPerBuyer: 2, ticketsLeft: 50 }) },
     });
     const { user } = renderApp('/events/4/checkout');
 
@@ -86,22 +105,121 @@ describe('checkout', () => {
     expect(increase).toBeDisabled();
   });
 
-  it('buys with an Idempotency-Key, says so and shows the confirmation', async () => {
+  it('buys at the price shown with an Idempotency-Key, says so and shows the confirmation', async () => {
+    const order = anOrder({ id: 11, quantity: 2, totalAmount: 50 });
     const calls = stubApi({
       ...signedInAs(aUser()),
+      'GET /payments/config': { body: { provider: 'none', holdMinutes: 15 } },
       'GET /events/4': { body: anEvent({ price: 25 }) },
-      'POST /orders': { status: 201, body: anOrder({ quantity: 2, totalAmount: 50 }) },
+      'POST /orders': { status: 201, body: order },
+      'GET /orders/11': { body: order },
+    });
+    const { user, location } = renderApp('/events/4/checkout');
+
+    expect(
+      await screen.findByText(
+        'No card is charged: your tickets are confirmed as soon as you complete the purchase.',
+      ),
+    ).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Increase quantity' }));
+    await user.click(screen.getByRole('button', { name: 'Complete Purchase' }));
+
+    expect(await screen.findByText('Tickets purchased successfully!')).toBeInTheDocument();
+    expect(location()).toBe('/purchase-confirmation/4/2?order=11');
+    expect(await screen.findByText('Order #11')).toBeInTheDocument();
+    const [sent] = orderCalls(calls);
+    expect(sent?.body).toEqual({ eventId: 4, quantity: 2, unitPrice: 25 });
+    expect(sent?.headers.get('Idempotency-Key')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('shows the new price and total when the price changed, and buys at it once confirmed', async () => {
+    let price = 10;
+    const calls = stubApi({
+      ...signedInAs(aUser()),
+      'GET /events/4': () => ({ body: anEvent({ price }) }),
+      'POST /orders': ({ body }) => {
+        if ((body as { unitPrice: number }).unitPrice === price) {
+          return { status: 201, body: anOrder({ id: 15, quantity: 2, unitPrice: price, totalAmount: 24 }) };
+        }
+        const message = `The price of this event is now $${price.toFixed(2)}`;
+        return {
+          status: 409,
+          body: { statusCode: 409, code: 'CONFLICT', message, fields: { unitPrice: message } },
+        };
+      },
     });
     const { user, location } = renderApp('/events/4/checkout');
 
     await user.click(await screen.findByRole('button', { name: 'Increase quantity' }));
+    expect(screen.getByText('$20.00', { selector: 'dd' })).toBeInTheDocument();
+    price = 12;
+    await user.click(screen.getByRole('button', { name: 'Complete Purchase' }));
+
+    expect(
+      await screen.findByText(
+        'The price of this event changed to $12.00 per ticket, so your new total is $24.00. Nothing was charged: confirm again to buy at the new price.',
+      ),
+    ).toBeInTheDocument();
+    expect(screen.getByText('$12.00 per ticket')).toBeInTheDocument();
+    expect(screen.getByText('$24.00', { selector: 'dd' })).toBeInTheDocument();
+    expect(location()).toBe('/events/4/checkout');
+
     await user.click(screen.getByRole('button', { name: 'Complete Purchase' }));
 
     expect(await screen.findByText('Tickets purchased successfully!')).toBeInTheDocument();
-    expect(location()).toBe('/purchase-confirmation/4/2');
-    const order = calls.find(({ method, path }) => method === 'POST' && path === '/orders');
-    expect(order?.body).toEqual({ eventId: 4, quantity: 2 });
-    expect(order?.headers.get('Idempotency-Key')).toMatch(/^[0-9a-f-]{36}$/);
+    expect(location()).toBe('/purchase-confirmation/4/2?order=15');
+    const [refused, bought] = orderCalls(calls);
+    expect(refused?.body).toEqual({ eventId: 4, quantity: 2, unitPrice: 10 });
+    expect(bought?.body).toEqual({ eventId: 4, quantity: 2, unitPrice: 12 });
+    expect(bought?.headers.get('Idempotency-Key')).not.toBe(refused?.headers.get('Idempotency-Key'));
+  });
+
+  it('sends the fan to Stripe to pay for a pending order, saying how long the tickets are held', async () => {
+    const assign = stubLocationAssign();
+    const checkoutUrl = 'https://checkout.stripe.com/c/pay/cs_test_1';
+    stubApi({
+      ...signedInAs(aUser()),
+      'GET /payments/config': { body: { provider: 'stripe', holdMinutes: 15 } },
+      'GET /events/4': { body: anEvent({ price: 25 }) },
+      'POST /orders': {
+        status: 201,
+        body: anOrder({ status: 'pending', checkoutUrl, expiresAt: new Date().toISOString() }),
+      },
+    });
+    const { user, location } = renderApp('/events/4/checkout');
+
+    expect(
+      await screen.findByText("You'll pay securely with Stripe. Your tickets are held for 15 minutes."),
+    ).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Increase quantity' }));
+    expect(screen.getByText('You pay $50.00')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Complete Purchase' }));
+
+    await vi.waitFor(() => expect(assign).toHaveBeenCalledWith(checkoutUrl));
+    expect(location()).toBe('/events/4/checkout');
+    expect(screen.queryByText('Tickets purchased successfully!')).not.toBeInTheDocument();
+  });
+
+  it.each([
+    [
+      'a cancelled event',
+      aUser(),
+      anEvent({ cancelledAt: new Date().toISOString() }),
+      'This event was cancelled. Every buyer has been refunded.',
+    ],
+    [
+      "the creator's own event",
+      aCreator(),
+      anEvent({ creatorId: aCreator().id }),
+      'This is your event: creators cannot buy tickets to their own events.',
+    ],
+  ])('says why %s cannot be bought instead of offering the purchase', async (_, account, event, reason) => {
+    stubApi({ ...signedInAs(account), 'GET /events/4': { body: event } });
+    renderApp('/events/4/checkout');
+
+    expect(await screen.findByText(reason)).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Complete Purchase' })).not.toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Back to Event' })).toBeInTheDocument();
   });
 
   it('shows the refusal and retries the same purchase with the same key, a new one with a new key', async () => {
@@ -144,6 +262,56 @@ describe('checkout', () => {
 });
 
 describe('purchase confirmation', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('waits for a pending payment, asking every 2 s, then shows the completed order', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    let status: 'pending' | 'completed' = 'pending';
+    const calls = stubApi({
+      ...signedInAs(aUser()),
+      'GET /events/4': { body: anEvent({ price: 25 }) },
+      'GET /orders/11': () => ({ body: anOrder({ id: 11, status }) }),
+    });
+    renderApp('/purchase-confirmation/4/2?order=11');
+
+    expect(
+      await screen.findByRole('heading', { name: 'Waiting for your payment to be confirmed…' }),
+    ).toBeInTheDocument();
+    expect(screen.getByText('Order #11')).toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: 'Purchase Completed!' })).not.toBeInTheDocument();
+
+    await act(() => vi.advanceTimersByTimeAsync(2000));
+    expect(
+      screen.getByRole('heading', { name: 'Waiting for your payment to be confirmed…' }),
+    ).toBeInTheDocument();
+    status = 'completed';
+    await act(() => vi.advanceTimersByTimeAsync(2000));
+
+    expect(await screen.findByRole('heading', { name: 'Purchase Completed!' })).toBeInTheDocument();
+    expect(screen.getByText('Order #11')).toBeInTheDocument();
+    expect(await screen.findByText('$50.00')).toBeInTheDocument();
+    expect(calls.filter(({ path }) => path === '/orders/11')).toHaveLength(3);
+    await act(() => vi.advanceTimersByTimeAsync(4000));
+    expect(calls.filter(({ path }) => path === '/orders/11')).toHaveLength(3);
+  });
+
+  it('says when the checkout expired and links back to the event', async () => {
+    stubApi({
+      ...signedInAs(aUser()),
+      'GET /orders/11': { body: anOrder({ id: 11, status: 'expired' }) },
+    });
+    renderApp('/purchase-confirmation/4/2?order=11');
+
+    const heading = await screen.findByRole('heading', {
+      name: 'Your checkout expired and the tickets went back on sale.',
+    });
+    expect(heading).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Back to Event' })).toHaveAttribute('href', '/events/4');
+    expect(screen.queryByRole('heading', { name: 'Purchase Completed!' })).not.toBeInTheDocument();
+  });
+
   it('totals price × quantity to two decimals and links onwards', async () => {
     stubApi({
       ...signedInAs(aUser()),

@@ -1,28 +1,47 @@
-import type { Order } from '@stagedoor/shared/orders';
+import type { Order, OrderStatus } from '@stagedoor/shared/orders';
 import { CalendarDays, Clock, Euro, Ticket } from 'lucide-react';
-import { Badge } from '../../../components/ui/badge';
-import { ButtonLink } from '../../../components/ui/button';
+import { Badge, type BadgeTone } from '../../../components/ui/badge';
+import { ButtonAnchor, ButtonLink } from '../../../components/ui/button';
 import { MediaCard } from '../../../components/ui/media-card';
 import { paths } from '../../../config/paths';
 import { formatAmount, formatShortDate, formatTime } from '../../../lib/format';
 import { imageUrls } from '../../../lib/images';
 
-/** One order on My Tickets. Every order reads 'Completed' (spec §4); amounts carry a euro icon (spec §9). */
+/** The badge of each order status; 'Completed' is the spec's (§2). */
+const statusBadges: Record<OrderStatus, { label: string; tone: BadgeTone }> = {
+  pending: { label: 'Pending payment', tone: 'warning' },
+  completed: { label: 'Completed', tone: 'success' },
+  expired: { label: 'Expired', tone: 'neutral' },
+  refunded: { label: 'Refunded', tone: 'neutral' },
+};
+
+/**
+ * One order on My Tickets, badged with its status; amounts carry a euro icon (spec §9). Only a
+ * completed order is a ticket to the stream; a pending one can still be paid.
+ */
 export function TicketCard({ order }: { order: Order }) {
   const { event } = order;
+  const badge = statusBadges[order.status];
   return (
     <MediaCard
       title={event.name}
       image={{ src: event.image && imageUrls.event(event.image), alt: event.name }}
-      badge={<Badge>Completed</Badge>}
+      badge={<Badge tone={badge.tone}>{badge.label}</Badge>}
       actions={
         <>
           <ButtonLink to={paths.eventDetails(event.id)} variant="secondary" size="sm">
             Ver Detalles
           </ButtonLink>
-          <ButtonLink to={paths.eventStream(event.id)} size="sm">
-            Acceder al Stream
-          </ButtonLink>
+          {order.status === 'completed' ? (
+            <ButtonLink to={paths.eventStream(event.id)} size="sm">
+              Acceder al Stream
+            </ButtonLink>
+          ) : null}
+          {order.status === 'pending' && order.checkoutUrl ? (
+            <ButtonAnchor href={order.checkoutUrl} size="sm">
+              Finish payment
+            </ButtonAnchor>
+          ) : null}
         </>
       }
     >

@@ -31,6 +31,44 @@ describe('my tickets', () => {
     );
   });
 
+  it('badges each order by its status: only a completed one opens the stream, a pending one can be paid', async () => {
+    const event = (id: number, name: string) => ({ id, name, image: null, date: '2030-03-05T18:30:00.000Z' });
+    const checkoutUrl = 'https://checkout.stripe.com/c/pay/cs_test_1';
+    stubApi({
+      ...signedInAs(aUser()),
+      'GET /orders': {
+        body: [
+          anOrder({ id: 1, status: 'completed', event: event(1, 'Paid Show') }),
+          anOrder({ id: 2, status: 'pending', checkoutUrl, event: event(2, 'Paying Show') }),
+          anOrder({ id: 3, status: 'expired', event: event(3, 'Lapsed Show') }),
+          anOrder({ id: 4, status: 'refunded', event: event(4, 'Called-off Show') }),
+        ],
+      },
+    });
+    renderApp('/user/dashboard/my-tickets');
+
+    const paid = await screen.findByRole('article', { name: 'Paid Show' });
+    expect(within(paid).getByText('Completed')).toBeInTheDocument();
+    expect(within(paid).getByRole('link', { name: 'Acceder al Stream' })).toBeInTheDocument();
+    expect(within(paid).queryByRole('link', { name: 'Finish payment' })).not.toBeInTheDocument();
+
+    const paying = screen.getByRole('article', { name: 'Paying Show' });
+    expect(within(paying).getByText('Pending payment')).toBeInTheDocument();
+    expect(within(paying).getByRole('link', { name: 'Finish payment' })).toHaveAttribute('href', checkoutUrl);
+    expect(within(paying).queryByRole('link', { name: 'Acceder al Stream' })).not.toBeInTheDocument();
+
+    for (const [name, badge] of [
+      ['Lapsed Show', 'Expired'],
+      ['Called-off Show', 'Refunded'],
+    ] as const) {
+      const card = screen.getByRole('article', { name });
+      expect(within(card).getByText(badge)).toBeInTheDocument();
+      expect(within(card).getByRole('link', { name: 'Ver Detalles' })).toBeInTheDocument();
+      expect(within(card).queryByRole('link', { name: 'Acceder al Stream' })).not.toBeInTheDocument();
+      expect(within(card).queryByRole('link', { name: 'Finish payment' })).not.toBeInTheDocument();
+    }
+  });
+
   it('offers the event list when there are no tickets yet', async () => {
     stubApi({ ...signedInAs(aUser()), 'GET /orders': { body: [] } });
     renderApp('/creators/dashboard/my-tickets');

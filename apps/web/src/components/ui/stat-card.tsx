@@ -1,11 +1,12 @@
 import type { LucideIcon } from 'lucide-react';
 import { useId } from 'react';
 import { Link } from 'react-router';
-import { Card } from '../../../components/ui/card';
+import { Card } from './card';
 
 type StatCardProps = {
   label: string;
-  value: number;
+  /** The figure: a count, or an amount already formatted. */
+  value: number | string;
   detail?: string;
   icon: LucideIcon;
   /** Makes the whole card a link to the list behind the figure. */

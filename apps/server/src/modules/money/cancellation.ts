@@ -1,0 +1,120 @@
+import { fromCents } from '@stagedoor/shared/events';
+import { EVENT_DURATION_MINUTES, PENALTY_NOTICE_HOURS, type Cancellation } from '@stagedoor/shared/money';
+import { and, eq } from 'drizzle-orm';
+import type { Database } from '../../db/database';
+import {
+  events,
+  ledgerTransactions,
+  orders,
+  type AccountRow,
+  type EventRow,
+  type RefundReason,
+} from '../../db/schema';
+import type { Deps } from '../../deps';
+import { AppError } from '../../errors';
+import { assertOwner, EVENT_NOT_FOUND_MESSAGE } from '../events/events.service';
+import { refundOrder } from './holds';
+import { penaltyOf, post } from './ledger';
+import { closeCheckouts, sendRefunds } from './settlement';
+
+export const ALREADY_CANCELLED_MESSAGE = 'This event is already cancelled';
+export const ALREADY_ENDED_MESSAGE = 'This event has already ended and can no longer be cancelled';
+export const EARNINGS_RELEASED_MESSAGE =
+  "This event's earnings were already released to its creator; its buyers can no longer be refunded here";
+
+const HOUR_MS = 3_600_000;
+
+type CancelDeps = Pick<Deps, 'db' | 'payments' | 'log'>;
+
+/**
+ * POST /events/{id}/cancel (the owner): the event stops selling for good, every completed order is
+ * refunded in full, open checkouts are closed, and a cancellation less than PENALTY_NOTICE_HOURS
+ * before the start costs the creator the penalty, all in one transaction. The provider's refunds
+ * follow at once (and are retried by the settlement job until they go through).
+ */
+export async function cancelEvent(
+  deps: CancelDeps,
+  account: AccountRow,
+  eventId: number,
+  now: Date,
+): Promise<Cancellation> {
+  const { cancellation, openCheckouts } = await deps.db.transaction(async (tx) => {
+    const event = await lockEvent(tx, eventId);
+    assertOwner(account, event);
+    if (event.cancelledAt) throw new AppError('CONFLICT', ALREADY_CANCELLED_MESSAGE);
+    if (event.date.getTime() + EVENT_DURATION_MINUTES * 60_000 <= now.getTime()) {
+      throw new AppError('CONFLICT', ALREADY_ENDED_MESSAGE);
+    }
+    await tx
+      .update(events)
+      .set({ cancelledAt: now, isActive: false, updatedAt: now })
+      .where(eq(events.id, eventId));
+    const refunded = await refundAll(tx, event, 'cancelled', now);
+    const late = event.date.getTime() - now.getTime() < PENALTY_NOTICE_HOURS * HOUR_MS;
+    const penalty = late && refunded.grossCents > 0 ? penaltyOf(event, refunded.grossCents, now) : null;
+    if (penalty) await post(tx, penalty);
+    const pending = await tx
+      .select({ id: orders.id, checkoutSessionId: orders.checkoutSessionId })
+      .from(orders)
+      .where(and(eq(orders.eventId, eventId), eq(orders.status, 'pending')));
+    return {
+      cancellation: {
+        refundedOrders: refunded.orders,
+        refunded: fromCents(refunded.grossCents),
+        penalty: fromCents(penalty ? -(penalty.entries[0]?.amountCents ?? 0) : 0),
+      },
+      openCheckouts: pending,
+    };
+  });
+  await closeCheckouts(deps, openCheckouts, now);
+  await sendRefunds(deps);
+  return cancellation;
+}
+
+/**
+ * `npm run admin -- refund-event <id> --reason outage`: every completed order of the event refunded in
+ * full, the platform's fault, so no penalty; only while the event's earnings are still pending.
+ */
+export async function refundEvent(
+  deps: CancelDeps,
+  eventId: number,
+  reason: RefundReason,
+  now: Date,
+): Promise<Cancellation> {
+  const refunded = await deps.db.transaction(async (tx) => {
+    const event = await lockEvent(tx, eventId);
+    const [released] = await tx
+      .select({ id: ledgerTransactions.id })
+      .from(ledgerTransactions)
+      .where(eq(ledgerTransactions.key, `release:event:${eventId}`));
+    if (released) throw new AppError('CONFLICT', EARNINGS_RELEASED_MESSAGE);
+    return refundAll(tx, event, reason, now);
+  });
+  await sendRefunds(deps);
+  return { refundedOrders: refunded.orders, refunded: fromCents(refunded.grossCents), penalty: 0 };
+}
+
+async function lockEvent(tx: Database, eventId: number): Promise<EventRow> {
+  const [event] = await tx.select().from(events).where(eq(events.id, eventId)).for('update');
+  if (!event) throw new AppError('NOT_FOUND', EVENT_NOT_FOUND_MESSAGE);
+  return event;
+}
+
+/** Refunds every completed order of the event; pending ones are left to closeCheckouts. */
+async function refundAll(
+  tx: Database,
+  event: EventRow,
+  reason: RefundReason,
+  now: Date,
+): Promise<{ orders: number; grossCents: number }> {
+  const completed = await tx
+    .select()
+    .from(orders)
+    .where(and(eq(orders.eventId, event.id), eq(orders.status, 'completed')))
+    .for('update');
+  for (const order of completed) await refundOrder(tx, order, event.creatorId, reason, now);
+  return {
+    orders: completed.length,
+    grossCents: completed.reduce((total, order) => total + order.totalCents, 0),
+  };
+}

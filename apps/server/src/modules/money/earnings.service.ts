@@ -1,0 +1,197 @@
+import { fromCents } from '@stagedoor/shared/events';
+import type { Earnings, EventEarnings, Payout, PayoutAccount } from '@stagedoor/shared/money';
+import { and, desc, eq, inArray, sql, sum, type SQL } from 'drizzle-orm';
+import {
+  accounts,
+  events,
+  ledgerEntries,
+  ledgerTransactions,
+  orders,
+  payouts,
+  type AccountRow,
+} from '../../db/schema';
+import type { Deps } from '../../deps';
+import { AppError } from '../../errors';
+
+export const NO_PAYOUT_ACCOUNT_MESSAGE =
+  'Payouts are paid by the Stagedoor team: there is no payment account to connect';
+
+const CREATOR_ACCOUNTS = [
+  'creator_pending',
+  'creator_available',
+  'creator_reserve',
+  'creator_paid_out',
+] as const;
+
+/** Sum of the amounts matching `condition`, in cents, selected as `name`. */
+const cents = (name: string, condition: SQL) =>
+  sql<string>`coalesce(sum(case when ${condition} then ${ledgerEntries.amountCents} else 0 end), 0)`
+    .mapWith(Number)
+    .as(name);
+
+/** GET /earnings: the creator's balance by stage and what each of their events earned, from the ledger. */
+export async function getEarnings(deps: Pick<Deps, 'db'>, creator: AccountRow): Promise<Earnings> {
+  const balances = await deps.db
+    .select({ account: ledgerEntries.account, total: sum(ledgerEntries.amountCents).mapWith(Number) })
+    .from(ledgerEntries)
+    .where(and(eq(ledgerEntries.creatorId, creator.id), inArray(ledgerEntries.account, CREATOR_ACCOUNTS)))
+    .groupBy(ledgerEntries.account);
+  const balance = (account: (typeof CREATOR_ACCOUNTS)[number]) =>
+    fromCents(balances.find((row) => row.account === account)?.total ?? 0);
+  return {
+    balance: {
+      pending: balance('creator_pending'),
+      available: balance('creator_available'),
+      reserved: balance('creator_reserve'),
+      paidOut: balance('creator_paid_out'),
+    },
+    events: await eventEarnings(deps, creator.id),
+  };
+}
+
+async function eventEarnings(deps: Pick<Deps, 'db'>, creatorId: number): Promise<EventEarnings[]> {
+  const byEvent = deps.db
+    .select({
+      eventId: ledgerEntries.eventId,
+      gross: cents('gross', sql`${ledgerEntries.account} = 'buyers' and ${ledgerTransactions.kind} = 'sale'`),
+      refunded: cents(
+        'refunded',
+        sql`${ledgerEntries.account} = 'buyers' and ${ledgerTransactions.kind} = 'refund'`,
+      ),
+      platformFee: cents(
+        'platform_fee',
+        sql`${ledgerEntries.account} = 'platform' and ${ledgerEntries.line} = 'platform_fee'`,
+      ),
+      processorFee: cents('processor_fee', sql`${ledgerEntries.line} = 'processor_fee'`),
+      penalty: cents(
+        'penalty',
+        sql`${ledgerEntries.account} = 'platform' and ${ledgerEntries.line} = 'penalty'`,
+      ),
+      net: cents('net', inArray(ledgerEntries.account, CREATOR_ACCOUNTS)),
+    })
+    .from(ledgerEntries)
+    .innerJoin(ledgerTransactions, eq(ledgerTransactions.id, ledgerEntries.transactionId))
+    .where(eq(ledgerEntries.creatorId, creatorId))
+    .groupBy(ledgerEntries.eventId)
+    .as('by_event');
+  const sold = deps.db
+    .select({ eventId: orders.eventId, tickets: sum(orders.quantity).as('tickets') })
+    .from(orders)
+    .where(eq(orders.status, 'completed'))
+    .groupBy(orders.eventId)
+    .as('sold');
+  const rows = await deps.db
+    .select({
+      event: { id: events.id, name: events.name, date: events.date, cancelledAt: events.cancelledAt },
+      gross: byEvent.gross,
+      refunded: byEvent.refunded,
+      platformFee: byEvent.platformFee,
+      processorFee: byEvent.processorFee,
+      penalty: byEvent.penalty,
+      net: byEvent.net,
+      tickets: sold.tickets,
+    })
+    .from(events)
+    .leftJoin(byEvent, eq(byEvent.eventId, events.id))
+    .leftJoin(sold, eq(sold.eventId, events.id))
+    .where(eq(events.creatorId, creatorId))
+    .orderBy(desc(events.date), desc(events.id));
+  return rows.map(({ event, tickets, ...money }) => ({
+    eventId: event.id,
+    name: event.name,
+    date: event.date.toISOString(),
+    cancelled: event.cancelledAt !== null,
+    ticketsSold: Number(tickets ?? 0),
+    // What buyers paid left their account: the gross is its opposite.
+    gross: fromCents(-(money.gross ?? 0)),
+    platformFee: fromCents(money.platformFee ?? 0),
+    processorFee: fromCents(money.processorFee ?? 0),
+    refunded: fromCents(money.refunded ?? 0),
+    penalty: fromCents(money.penalty ?? 0),
+    net: fromCents(money.net ?? 0),
+  }));
+}
+
+const CSV_COLUMNS: (keyof EventEarnings)[] = [
+  'eventId',
+  'name',
+  'date',
+  'cancelled',
+  'ticketsSold',
+  'gross',
+  'platformFee',
+  'processorFee',
+  'refunded',
+  'penalty',
+  'net',
+];
+
+/** GET /earnings.csv: the per-event table, for a spreadsheet. */
+export async function earningsCsv(deps: Pick<Deps, 'db'>, creator: AccountRow): Promise<string> {
+  const rows = await eventEarnings(deps, creator.id);
+  const lines = [CSV_COLUMNS, ...rows.map((row) => CSV_COLUMNS.map((column) => row[column]))];
+  return `${lines.map((line) => line.map(csvCell).join(',')).join('\r\n')}\r\n`;
+}
+
+/**
+ * RFC 4180 quoting; text a spreadsheet would run as a formula (`=`, `+`, `-`, `@` first) is prefixed
+ * with a quote mark, so an event name cannot smuggle one into the creator's spreadsheet.
+ */
+function csvCell(value: string | number | boolean): string {
+  if (typeof value !== 'string')
+    return typeof value === 'number' ? value.toFixed(2).replace(/\.00$/, '') : String(value);
+  const text = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+/** GET /payouts: the creator's payouts, newest first. */
+export async function listPayouts(deps: Pick<Deps, 'db'>, creator: AccountRow): Promise<Payout[]> {
+  const rows = await deps.db
+    .select()
+    .from(payouts)
+    .where(eq(payouts.creatorId, creator.id))
+    .orderBy(desc(payouts.createdAt), desc(payouts.id));
+  return rows.map((payout) => ({
+    id: payout.id,
+    amount: fromCents(payout.amountCents),
+    status: payout.status,
+    createdAt: payout.createdAt.toISOString(),
+    paidAt: payout.paidAt?.toISOString() ?? null,
+  }));
+}
+
+/**
+ * GET /payments/account: where the creator's payouts go. A Stripe account still onboarding is asked
+ * again each time, so the screen turns green as soon as Stripe says so (account.updated also tells us).
+ */
+export async function getPayoutAccount(
+  deps: Pick<Deps, 'db' | 'payments'>,
+  creator: AccountRow,
+): Promise<PayoutAccount> {
+  if (!deps.payments) return { provider: 'none', connected: false, payoutsEnabled: false };
+  if (!creator.stripeAccountId) return { provider: 'stripe', connected: false, payoutsEnabled: false };
+  let payoutsEnabled = creator.stripePayoutsEnabled;
+  if (!payoutsEnabled) {
+    payoutsEnabled = await deps.payments.payoutsEnabled(creator.stripeAccountId);
+    if (payoutsEnabled) {
+      await deps.db.update(accounts).set({ stripePayoutsEnabled: true }).where(eq(accounts.id, creator.id));
+    }
+  }
+  return { provider: 'stripe', connected: true, payoutsEnabled };
+}
+
+/** POST /payments/account/onboarding: the creator's Express account (made once) and its onboarding page. */
+export async function startOnboarding(
+  deps: Pick<Deps, 'db' | 'payments'>,
+  creator: AccountRow,
+  returnUrl: string,
+): Promise<{ url: string }> {
+  if (!deps.payments) throw new AppError('CONFLICT', NO_PAYOUT_ACCOUNT_MESSAGE);
+  let accountId = creator.stripeAccountId;
+  if (!accountId) {
+    // Stripe answers the same account to the same idempotency key: a double click makes one.
+    accountId = await deps.payments.createAccount(creator);
+    await deps.db.update(accounts).set({ stripeAccountId: accountId }).where(eq(accounts.id, creator.id));
+  }
+  return { url: await deps.payments.onboardingLink(accountId, { returnUrl, refreshUrl: returnUrl }) };
+}

@@ -1,0 +1,265 @@
+import {
+  CANCELLATION_PENALTY_BPS,
+  FOUNDING_PARTNER_FEE_BPS,
+  PLATFORM_FEE_BPS,
+  RESERVE_BPS,
+  shareOf,
+} from '@stagedoor/shared/money';
+import { and, eq, min, sql, sum } from 'drizzle-orm';
+import type { Database } from '../../db/database';
+import {
+  accounts,
+  events,
+  ledgerEntries,
+  ledgerTransactions,
+  type LedgerAccount,
+  type LedgerKind,
+  type LedgerLine,
+  type OrderRow,
+} from '../../db/schema';
+
+export interface Entry {
+  account: LedgerAccount;
+  line: LedgerLine;
+  amountCents: number;
+}
+
+export interface Movement {
+  /** Names the movement: the same key is never applied twice (`sale:order:7`, `payout:3`). */
+  key: string;
+  kind: LedgerKind;
+  creatorId: number;
+  eventId?: number | null;
+  orderId?: number | null;
+  payoutId?: number | null;
+  at: Date;
+  entries: Entry[];
+}
+
+export class UnbalancedMovementError extends Error {
+  override name = 'UnbalancedMovementError';
+}
+
+/**
+ * Writes one balanced movement, in the caller's transaction. Returns false, writing nothing, when a
+ * movement with the same key exists: the caller's change was already recorded.
+ */
+export async function post(tx: Database, movement: Movement): Promise<boolean> {
+  const entries = movement.entries.filter((entry) => entry.amountCents !== 0);
+  const total = entries.reduce((sum, entry) => sum + entry.amountCents, 0);
+  if (total !== 0 || entries.some((entry) => !Number.isSafeInteger(entry.amountCents))) {
+    throw new UnbalancedMovementError(`${movement.key} does not balance: ${JSON.stringify(entries)}`);
+  }
+  const [transaction] = await tx
+    .insert(ledgerTransactions)
+    .values({
+      key: movement.key,
+      kind: movement.kind,
+      creatorId: movement.creatorId,
+      eventId: movement.eventId ?? null,
+      orderId: movement.orderId ?? null,
+      payoutId: movement.payoutId ?? null,
+      at: movement.at,
+    })
+    .onConflictDoNothing({ target: ledgerTransactions.key })
+    .returning({ id: ledgerTransactions.id });
+  if (!transaction) return false;
+  if (entries.length > 0) {
+    await tx.insert(ledgerEntries).values(
+      entries.map((entry) => ({
+        ...entry,
+        transactionId: transaction.id,
+        creatorId: movement.creatorId,
+        eventId: movement.eventId ?? null,
+      })),
+    );
+  }
+  return true;
+}
+
+/**
+ * The platform's share of an event's sales: nothing on a founding partner's first event (the one they
+ * created first), the Terms' 10 % on every other.
+ */
+export async function platformFeeBps(
+  tx: Database,
+  event: { id: number; creatorId: number },
+): Promise<number> {
+  const [creator] = await tx
+    .select({ foundingPartner: accounts.foundingPartner, firstEventId: min(events.id) })
+    .from(accounts)
+    .innerJoin(events, eq(events.creatorId, accounts.id))
+    .where(eq(accounts.id, event.creatorId))
+    .groupBy(accounts.id);
+  return creator?.foundingPartner && creator.firstEventId === event.id
+    ? FOUNDING_PARTNER_FEE_BPS
+    : PLATFORM_FEE_BPS;
+}
+
+type PaidOrder = Pick<OrderRow, 'id' | 'eventId' | 'totalCents' | 'processorFeeCents'>;
+
+/**
+ * A completed order: the fan's money in, the processor's fee and the platform's fee out, the rest owed
+ * to the creator until the event's payout date.
+ */
+export function saleOf(order: PaidOrder, creatorId: number, feeBps: number, at: Date): Movement {
+  const platformFee = shareOf(order.totalCents, feeBps);
+  return {
+    key: `sale:order:${order.id}`,
+    kind: 'sale',
+    creatorId,
+    eventId: order.eventId,
+    orderId: order.id,
+    at,
+    entries: [
+      { account: 'buyers', line: 'gross', amountCents: -order.totalCents },
+      { account: 'processor', line: 'processor_fee', amountCents: order.processorFeeCents },
+      { account: 'platform', line: 'platform_fee', amountCents: platformFee },
+      {
+        account: 'creator_pending',
+        line: 'net',
+        amountCents: order.totalCents - platformFee - order.processorFeeCents,
+      },
+    ],
+  };
+}
+
+/**
+ * A full refund, written against the order's sale: the fan gets everything back, the platform returns
+ * its fee and bears the processor's (which the processor keeps), and the creator's net for the order
+ * leaves their pending balance. Refunds are only issued before the event's earnings are released.
+ */
+export async function refundOf(
+  tx: Database,
+  order: PaidOrder,
+  creatorId: number,
+  at: Date,
+): Promise<Movement> {
+  const sale = await entriesOf(tx, `sale:order:${order.id}`);
+  const platformFee = sale.get('platform_fee') ?? 0;
+  return {
+    key: `refund:order:${order.id}`,
+    kind: 'refund',
+    creatorId,
+    eventId: order.eventId,
+    orderId: order.id,
+    at,
+    entries: [
+      { account: 'buyers', line: 'gross', amountCents: order.totalCents },
+      { account: 'platform', line: 'platform_fee', amountCents: -platformFee },
+      { account: 'platform', line: 'processor_fee', amountCents: -order.processorFeeCents },
+      { account: 'creator_pending', line: 'net', amountCents: -(sale.get('net') ?? 0) },
+    ],
+  };
+}
+
+/** The 5 % of an event's gross a creator owes for cancelling late; it may take their balance below 0. */
+export function penaltyOf(event: { id: number; creatorId: number }, grossCents: number, at: Date): Movement {
+  const penalty = shareOf(grossCents, CANCELLATION_PENALTY_BPS);
+  return {
+    key: `penalty:event:${event.id}`,
+    kind: 'penalty',
+    creatorId: event.creatorId,
+    eventId: event.id,
+    at,
+    entries: [
+      { account: 'creator_available', line: 'penalty', amountCents: -penalty },
+      { account: 'platform', line: 'penalty', amountCents: penalty },
+    ],
+  };
+}
+
+/** An event's pending net becomes available, less the reserve when the creator is still new. */
+export function releaseOf(
+  event: { id: number; creatorId: number },
+  pendingCents: number,
+  withReserve: boolean,
+  at: Date,
+): Movement {
+  const reserve = withReserve ? shareOf(pendingCents, RESERVE_BPS) : 0;
+  return {
+    key: `release:event:${event.id}`,
+    kind: 'release',
+    creatorId: event.creatorId,
+    eventId: event.id,
+    at,
+    entries: [
+      { account: 'creator_pending', line: 'net', amountCents: -pendingCents },
+      { account: 'creator_available', line: 'net', amountCents: pendingCents - reserve },
+      { account: 'creator_reserve', line: 'reserve', amountCents: reserve },
+    ],
+  };
+}
+
+export function reserveReleaseOf(
+  event: { id: number; creatorId: number },
+  reserveCents: number,
+  at: Date,
+): Movement {
+  return {
+    key: `reserve_release:event:${event.id}`,
+    kind: 'reserve_release',
+    creatorId: event.creatorId,
+    eventId: event.id,
+    at,
+    entries: [
+      { account: 'creator_reserve', line: 'reserve', amountCents: -reserveCents },
+      { account: 'creator_available', line: 'reserve', amountCents: reserveCents },
+    ],
+  };
+}
+
+export function payoutOf(payout: { id: number; creatorId: number; amountCents: number }, at: Date): Movement {
+  return {
+    key: `payout:${payout.id}`,
+    kind: 'payout',
+    creatorId: payout.creatorId,
+    payoutId: payout.id,
+    at,
+    entries: [
+      { account: 'creator_available', line: 'payout', amountCents: -payout.amountCents },
+      { account: 'creator_paid_out', line: 'payout', amountCents: payout.amountCents },
+    ],
+  };
+}
+
+/** A payout the provider refused: the money goes back to the creator's available balance. */
+export function payoutReversalOf(
+  payout: { id: number; creatorId: number; amountCents: number },
+  at: Date,
+): Movement {
+  const { entries, ...rest } = payoutOf(payout, at);
+  return {
+    ...rest,
+    key: `payout_reversal:${payout.id}`,
+    kind: 'payout_reversal',
+    entries: entries.map((entry) => ({ ...entry, amountCents: -entry.amountCents })),
+  };
+}
+
+/** The amounts of one movement by line (lines of the creator's accounts for `net`). */
+async function entriesOf(tx: Database, key: string): Promise<Map<LedgerLine, number>> {
+  const rows = await tx
+    .select({ line: ledgerEntries.line, amount: sum(ledgerEntries.amountCents) })
+    .from(ledgerEntries)
+    .innerJoin(ledgerTransactions, eq(ledgerTransactions.id, ledgerEntries.transactionId))
+    .where(and(eq(ledgerTransactions.key, key), sql`${ledgerEntries.account} <> 'buyers'`))
+    .groupBy(ledgerEntries.line);
+  return new Map(rows.map((row) => [row.line, Number(row.amount ?? 0)]));
+}
+
+/** A creator's balance in one of their accounts, optionally for one event only. */
+export async function balanceOf(
+  tx: Database,
+  creatorId: number,
+  account: LedgerAccount,
+  eventId?: number,
+): Promise<number> {
+  const conditions = [eq(ledgerEntries.creatorId, creatorId), eq(ledgerEntries.account, account)];
+  if (eventId !== undefined) conditions.push(eq(ledgerEntries.eventId, eventId));
+  const [row] = await tx
+    .select({ total: sum(ledgerEntries.amountCents) })
+    .from(ledgerEntries)
+    .where(and(...conditions));
+  return Number(row?.total ?? 0);
+}

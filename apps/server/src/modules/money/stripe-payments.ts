@@ -1,0 +1,248 @@
+import Stripe from 'stripe';
+import type { StripeConfig } from '../../config';
+import { AppError } from '../../errors';
+import type { Payment } from './holds';
+import { PaymentRefusedError, type CardPayments, type CheckoutRequest } from './payments';
+
+/**
+ * The API version this code reads Stripe's objects in. Pinned, so that upgrading the SDK (whose types
+ * only know its own version) fails to compile here until someone has read Stripe's changelog. Webhook
+ * endpoints must be created with the same version: Stripe renders their events in it.
+ */
+const API_VERSION = '2026-10-28.endive' satisfies Stripe.LatestApiVersion;
+
+/** A fan waits on the checkout call: better a quick 503 than the SDK's default of 80 seconds. */
+const REQUEST_TIMEOUT_MS = 20_000;
+
+/**
+ * Stripe only accepts a checkout lifetime of 30 minutes to 24 hours, counted from when it receives the
+ * call, a moment after the hold began. The checkout therefore stays open a little past the hold (the
+ * settlement job closes it on time; a payment in between is answered by the close), and never past
+ * Stripe's maximum.
+ */
+const CHECKOUT_SLACK_S = 60;
+const CHECKOUT_MAX_LIFETIME_S = 24 * 60 * 60;
+
+/** The SDK, talking to Stripe, or to the address a test points it at. */
+export function stripeClient(config: StripeConfig): Stripe {
+  const api = config.apiUrl ? new URL(config.apiUrl) : null;
+  return new Stripe(config.secretKey, {
+    apiVersion: API_VERSION,
+    timeout: REQUEST_TIMEOUT_MS,
+    appInfo: { name: 'Stagedoor' },
+    ...(api && {
+      protocol: api.protocol === 'https:' ? 'https' : 'http',
+      host: api.hostname,
+      port: api.port || (api.protocol === 'https:' ? 443 : 80),
+    }),
+  });
+}
+
+/** Stripe behind CardPayments: Checkout for fans, Connect Express accounts and transfers for creators. */
+export function createStripePayments(config: StripeConfig): CardPayments {
+  const stripe = stripeClient(config);
+  return {
+    async startCheckout(request) {
+      const orderId = String(request.orderId);
+      const session = await stripe.checkout.sessions.create(
+        {
+          mode: 'payment',
+          line_items: [
+            {
+              quantity: request.quantity,
+              price_data: {
+                currency: 'usd',
+                unit_amount: request.unitPriceCents,
+                product_data: { name: request.eventName },
+              },
+            },
+          ],
+          customer_email: request.customerEmail,
+          client_reference_id: orderId,
+          metadata: { orderId },
+          payment_intent_data: { metadata: { orderId } },
+          expires_at: checkoutExpiry(request, new Date()),
+          success_url: request.successUrl,
+          cancel_url: request.cancelUrl,
+        },
+        { idempotencyKey: `checkout-order-${orderId}` },
+      );
+      if (!session.url) throw new Error(`Stripe answered checkout session ${session.id} without a URL`);
+      return { sessionId: session.id, url: session.url };
+    },
+
+    async expireCheckout(sessionId) {
+      try {
+        await stripe.checkout.sessions.expire(sessionId);
+        return null;
+      } catch (error) {
+        if (!(error instanceof Stripe.errors.StripeInvalidRequestError)) throw error;
+        // No such session: no payment can ever arrive for it.
+        if (error.statusCode === 404) return null;
+        // Stripe only expires an open session: this one was paid, or closed by Stripe, meanwhile.
+        const session = await stripe.checkout.sessions.retrieve(sessionId);
+        if (session.status === 'open') throw error;
+        const intentId = paymentIntentIdOf(session);
+        if (session.status === 'complete' && session.payment_status === 'paid' && intentId) {
+          return paymentOf(stripe, intentId);
+        }
+        // Closed unpaid, or completed with a bank payment still processing: the hold ends now, and if
+        // that payment succeeds later the order is completed (or refunded) as a late payment.
+        return null;
+      }
+    },
+
+    async refund(order) {
+      try {
+        const refund = await stripe.refunds.create(
+          {
+            payment_intent: order.paymentId,
+            amount: order.totalCents,
+            metadata: { orderId: String(order.id) },
+          },
+          { idempotencyKey: `refund-order-${order.id}` },
+        );
+        return refund.id;
+      } catch (error) {
+        // Refunded already (from Stripe's Dashboard, say): that refund is the answer.
+        if (
+          error instanceof Stripe.errors.StripeInvalidRequestError &&
+          error.code === 'charge_already_refunded'
+        ) {
+          const { data } = await stripe.refunds.list({ payment_intent: order.paymentId, limit: 1 });
+          if (data[0]) return data[0].id;
+        }
+        throw refusedOr(error);
+      }
+    },
+
+    async transfer(payout, destinationAccountId) {
+      try {
+        const transfer = await stripe.transfers.create(
+          {
+            amount: payout.amountCents,
+            currency: 'usd',
+            destination: destinationAccountId,
+            metadata: { payoutId: String(payout.id) },
+          },
+          { idempotencyKey: `payout-${payout.id}` },
+        );
+        return transfer.id;
+      } catch (error) {
+        throw refusedOr(error);
+      }
+    },
+
+    async createAccount(creator) {
+      const account = await stripe.accounts.create(
+        {
+          type: 'express',
+          email: creator.email,
+          metadata: { creatorId: String(creator.id) },
+          // Fans pay the platform, which transfers each creator's share: transfers is all they need.
+          capabilities: { transfers: { requested: true } },
+        },
+        { idempotencyKey: `account-creator-${creator.id}` },
+      );
+      return account.id;
+    },
+
+    async onboardingLink(accountId, urls) {
+      const link = await stripe.accountLinks.create({
+        account: accountId,
+        type: 'account_onboarding',
+        return_url: urls.returnUrl,
+        refresh_url: urls.refreshUrl,
+      });
+      return link.url;
+    },
+
+    async payoutsEnabled(accountId) {
+      const account = await stripe.accounts.retrieve(accountId);
+      return account.payouts_enabled && account.capabilities?.transfers === 'active';
+    },
+  };
+}
+
+/** What the webhook route needs from Stripe. */
+export interface StripeWebhooks {
+  /** The event Stripe signed; a 400 when the signature does not match the body, a secret and the clock. */
+  verify(rawBody: Buffer, signature: unknown): Stripe.Event;
+  /** Whether an event belongs to this deployment's mode (Connect sends test events to live endpoints). */
+  isOwnMode(event: Stripe.Event): boolean;
+  /** The payment of a paid checkout, with the fee Stripe kept. */
+  paymentOf(paymentIntentId: string): Promise<Payment>;
+}
+
+const INVALID_SIGNATURE_MESSAGE = 'Invalid Stripe signature';
+
+export function createStripeWebhooks(config: StripeConfig): StripeWebhooks {
+  const stripe = stripeClient(config);
+  // Events of connected accounts (account.updated) come through a Connect endpoint, signed with its own
+  // secret: STRIPE_WEBHOOK_SECRET lists both.
+  const secrets = config.webhookSecrets;
+  const livemode = /^(sk|rk)_live_/.test(config.secretKey);
+  return {
+    verify(rawBody, signature) {
+      if (typeof signature !== 'string' || signature === '') {
+        throw new AppError('VALIDATION_FAILED', INVALID_SIGNATURE_MESSAGE, {
+          'stripe-signature': 'The Stripe-Signature header is required',
+        });
+      }
+      let refusal = '';
+      for (const secret of secrets) {
+        try {
+          return stripe.webhooks.constructEvent(rawBody, signature, secret);
+        } catch (error) {
+          if (!(error instanceof Stripe.errors.StripeSignatureVerificationError)) throw error;
+          // The SDK's first sentence says what did not match; the rest is a link to its docs.
+          refusal = error.message.split(/[.?\n]/)[0]?.trim() ?? '';
+        }
+      }
+      throw new AppError('VALIDATION_FAILED', INVALID_SIGNATURE_MESSAGE, { 'stripe-signature': refusal });
+    },
+    isOwnMode: (event) => event.livemode === livemode,
+    paymentOf: (paymentIntentId) => paymentOf(stripe, paymentIntentId),
+  };
+}
+
+/**
+ * A payment and what Stripe kept of it: the fee of its charge's balance transaction, in the platform's
+ * currency (USD for a US platform account).
+ */
+async function paymentOf(stripe: Stripe, paymentIntentId: string): Promise<Payment> {
+  const intent = await stripe.paymentIntents.retrieve(paymentIntentId, {
+    expand: ['latest_charge.balance_transaction'],
+  });
+  const charge = intent.latest_charge;
+  const transaction = charge && typeof charge !== 'string' ? charge.balance_transaction : null;
+  if (!transaction || typeof transaction === 'string') {
+    throw new Error(`payment ${paymentIntentId} has no balance transaction yet`);
+  }
+  return { paymentId: intent.id, processorFeeCents: transaction.fee };
+}
+
+export function paymentIntentIdOf(session: Stripe.Checkout.Session): string | null {
+  const intent = session.payment_intent;
+  return typeof intent === 'string' ? intent : (intent?.id ?? null);
+}
+
+/** The checkout's end, in Unix seconds: see CHECKOUT_SLACK_S. */
+function checkoutExpiry(request: CheckoutRequest, now: Date): number {
+  // Made from the hold's end alone (while the hold is shorter than a day), so a retried call sends the
+  // same parameters and Stripe's idempotency answers it with the first session.
+  const afterHold = Math.ceil(request.expiresAt.getTime() / 1000) + CHECKOUT_SLACK_S;
+  return Math.min(afterHold, Math.floor(now.getTime() / 1000) + CHECKOUT_MAX_LIFETIME_S - CHECKOUT_SLACK_S);
+}
+
+/** A refusal for good (PaymentRefusedError) when Stripe rejected the request itself; else the error. */
+function refusedOr(error: unknown): unknown {
+  if (
+    error instanceof Stripe.errors.StripeInvalidRequestError &&
+    // The platform's balance fills up as charges settle: worth trying again later.
+    error.code !== 'balance_insufficient'
+  ) {
+    return new PaymentRefusedError(error.message, { cause: error });
+  }
+  return error;
+}

@@ -1,0 +1,139 @@
+import { eq } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type Stripe from 'stripe';
+import { z } from 'zod';
+import { accounts, stripeEvents } from '../../db/schema';
+import type { Deps } from '../../deps';
+import { completeOrder, expireOrder } from './holds';
+import type { CardPayments } from './payments';
+import { createStripeWebhooks, paymentIntentIdOf, type StripeWebhooks } from './stripe-payments';
+
+const ZReceived = z.object({ received: z.literal(true) });
+
+/**
+ * POST /payments/stripe/webhook: Stripe tells us a checkout was paid or closed, or a creator's account
+ * changed. Only with PAYMENT_PROVIDER=stripe; otherwise the route does not exist (404).
+ */
+export const stripeWebhookRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { config, payments } = app.deps;
+  if (!payments || !config.stripe) return;
+  const stripe = createStripeWebhooks(config.stripe);
+
+  // Stripe signs the bytes it sent, so this plugin (and only it) keeps JSON bodies raw.
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => {
+    done(null, body);
+  });
+
+  app.post('/payments/stripe/webhook', { schema: { response: { 200: ZReceived } } }, async (request) => {
+    const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+    const event = stripe.verify(rawBody, request.headers['stripe-signature']);
+    await applyStripeEvent({ db: app.deps.db, payments, log: request.log }, stripe, event, new Date());
+    return { received: true as const };
+  });
+};
+
+interface WebhookDeps extends Pick<Deps, 'db'> {
+  payments: CardPayments;
+  log: FastifyBaseLogger;
+}
+
+/**
+ * Applies a Stripe event once, whenever and however often it arrives. An event recorded in
+ * stripe_events is not applied again. It is recorded only after it was applied, so a crash in between
+ * makes Stripe deliver it again, and that is harmless: every step is idempotent (an order only moves
+ * from the status the step expects, a sale enters the ledger under its order's key, an account takes
+ * Stripe's current state). Events may arrive in any order for the same reason.
+ */
+export async function applyStripeEvent(
+  deps: WebhookDeps,
+  stripe: StripeWebhooks,
+  event: Stripe.Event,
+  now: Date,
+): Promise<void> {
+  if (!stripe.isOwnMode(event)) {
+    deps.log.info({ eventId: event.id }, 'ignored a Stripe event of the other mode (live or test)');
+    return;
+  }
+  const [applied] = await deps.db
+    .select({ id: stripeEvents.id })
+    .from(stripeEvents)
+    .where(eq(stripeEvents.id, event.id));
+  if (applied) return;
+
+  switch (event.type) {
+    case 'checkout.session.completed':
+      // A bank debit completes the checkout unpaid; async_payment_succeeded follows when it clears.
+      if (event.data.object.payment_status === 'paid')
+        await checkoutPaid(deps, stripe, event.data.object, now);
+      break;
+    case 'checkout.session.async_payment_succeeded':
+      await checkoutPaid(deps, stripe, event.data.object, now);
+      break;
+    case 'checkout.session.expired':
+    case 'checkout.session.async_payment_failed':
+      await checkoutUnpaid(deps, event.data.object);
+      break;
+    case 'account.updated':
+      await accountUpdated(deps, event.data.object, now);
+      break;
+  }
+  await deps.db.insert(stripeEvents).values({ id: event.id, type: event.type }).onConflictDoNothing();
+}
+
+/**
+ * The fan paid: the order completes with the fee Stripe kept. A payment that arrives after the hold
+ * ran out takes the tickets again, or is refunded when they are gone (completeOrder).
+ */
+async function checkoutPaid(
+  deps: WebhookDeps,
+  stripe: StripeWebhooks,
+  session: Stripe.Checkout.Session,
+  now: Date,
+): Promise<void> {
+  const orderId = orderIdOf(session);
+  const paymentIntentId = paymentIntentIdOf(session);
+  if (orderId === null || !paymentIntentId) {
+    deps.log.warn({ sessionId: session.id }, 'a paid Stripe checkout names no order of ours; ignored');
+    return;
+  }
+  const order = await completeOrder(deps.db, orderId, await stripe.paymentOf(paymentIntentId), now);
+  if (!order)
+    deps.log.warn({ sessionId: session.id, orderId }, 'a paid Stripe checkout names an unknown order');
+  else if (order.refundReason === 'late_payment') {
+    deps.log.warn({ orderId }, 'a payment arrived after its tickets were sold again; it will be refunded');
+  }
+}
+
+/** The checkout closed unpaid, or its bank payment failed: the hold ends and the tickets go back on sale. */
+async function checkoutUnpaid(deps: WebhookDeps, session: Stripe.Checkout.Session): Promise<void> {
+  const orderId = orderIdOf(session);
+  if (orderId !== null) await expireOrder(deps.db, orderId);
+}
+
+/**
+ * A creator's Express account changed (onboarding finished, details missing again…). The account is
+ * read afresh rather than from the event, so that events arriving out of order leave Stripe's latest
+ * answer in place.
+ */
+async function accountUpdated(deps: WebhookDeps, account: Stripe.Account, now: Date): Promise<void> {
+  const [creator] = await deps.db
+    .select({ id: accounts.id })
+    .from(accounts)
+    .where(eq(accounts.stripeAccountId, account.id));
+  if (!creator) return;
+  const enabled = await deps.payments.payoutsEnabled(account.id);
+  await deps.db
+    .update(accounts)
+    .set({ stripePayoutsEnabled: enabled, updatedAt: now })
+    .where(eq(accounts.id, creator.id));
+}
+
+const MAX_ORDER_ID = 2_147_483_647;
+
+/** Our order's id, as startCheckout put it on the session; null on a checkout we did not open. */
+function orderIdOf(session: Stripe.Checkout.Session): number | null {
+  const text = session.metadata?.orderId ?? session.client_reference_id ?? '';
+  const id = /^\d{1,10}$/.test(text) ? Number(text) : 0;
+  return id >= 1 && id <= MAX_ORDER_ID ? id : null;
+}

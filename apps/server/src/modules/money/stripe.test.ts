@@ -1,0 +1,602 @@
+import type { ErrorBody } from '@stagedoor/shared/errors';
+import type { Event } from '@stagedoor/shared/events';
+import type { Order } from '@stagedoor/shared/orders';
+import { eq } from 'drizzle-orm';
+import Stripe from 'stripe';
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  api,
+  authHeader,
+  buyTickets,
+  createCreator,
+  createEvent,
+  createUser,
+  uniqueEmail,
+  type TestAccount,
+} from '../../../test/factories';
+import { startStripeStandIn, stripeFee, type DeliveryOptions } from '../../../test/stripe-stand-in';
+import { createTestApp } from '../../../test/test-app';
+import {
+  accounts,
+  events,
+  ledgerEntries,
+  ledgerTransactions,
+  orders,
+  payouts,
+  stripeEvents,
+} from '../../db/schema';
+import { PaymentRefusedError, type CardPayments } from './payments';
+import { createStripeWebhooks } from './stripe-payments';
+import { expireHolds, runSettlement, sendRefunds } from './settlement';
+
+const HOLD_MS = 30 * 60_000;
+
+const standIn = await startStripeStandIn();
+const app = await createTestApp({
+  PAYMENT_PROVIDER: 'stripe',
+  STRIPE_SECRET_KEY: standIn.secretKey,
+  STRIPE_WEBHOOK_SECRET: standIn.webhookSecret,
+  STRIPE_API_URL: standIn.url,
+  // The tests run the settlement steps they need themselves; a timer must not run them mid-test.
+  SETTLEMENT_INTERVAL_S: '2147483',
+});
+afterAll(async () => {
+  await app.close();
+  await standIn.close();
+});
+
+function payments(): CardPayments {
+  if (!app.deps.payments) throw new Error('the app was built without a payment provider');
+  return app.deps.payments;
+}
+
+const ticketsLeft = async (eventId: number) =>
+  (await api(app, { method: 'GET', url: `/api/events/${eventId}` })).json<Event>().ticketsLeft;
+
+async function storedOrder(id: number) {
+  const [order] = await app.deps.db.select().from(orders).where(eq(orders.id, id));
+  if (!order) throw new Error(`order ${id} not found`);
+  return order;
+}
+
+/** A fan's pending order and the Checkout Session it opened on the stand-in. */
+async function checkout(buyer: TestAccount, eventId: number, quantity: number) {
+  const response = await buyTickets(app, buyer, eventId, quantity);
+  expect(response.statusCode, response.body).toBe(201);
+  const order = response.json<Order>();
+  expect(order.status).toBe('pending');
+  const { checkoutSessionId } = await storedOrder(order.id);
+  if (!checkoutSessionId) throw new Error(`order ${order.id} has no checkout session`);
+  return { order, sessionId: checkoutSessionId };
+}
+
+/** Delivers a signed event that the app must accept. */
+async function deliverOk(event: Stripe.Event) {
+  const response = await standIn.deliver(app, event);
+  expect(response.statusCode, response.body).toBe(200);
+  expect(response.json()).toEqual({ received: true });
+}
+
+/** The ledger movements of an order, each as `account:line → cents`. */
+async function movementsOf(orderId: number): Promise<Record<string, Record<string, number>>> {
+  const rows = await app.deps.db
+    .select({
+      key: ledgerTransactions.key,
+      account: ledgerEntries.account,
+      line: ledgerEntries.line,
+      amount: ledgerEntries.amountCents,
+    })
+    .from(ledgerTransactions)
+    .innerJoin(ledgerEntries, eq(ledgerEntries.transactionId, ledgerTransactions.id))
+    .where(eq(ledgerTransactions.orderId, orderId));
+  const movements: Record<string, Record<string, number>> = {};
+  for (const row of rows) {
+    const entries = (movements[row.key] ??= {});
+    entries[`${row.account}:${row.line}`] = (entries[`${row.account}:${row.line}`] ?? 0) + row.amount;
+  }
+  for (const [key, entries] of Object.entries(movements)) {
+    expect(
+      Object.values(entries).reduce((sum, amount) => sum + amount, 0),
+      `${key} balances`,
+    ).toBe(0);
+  }
+  return movements;
+}
+
+/** A creator who opened Stripe onboarding through the app: their Express account's id. */
+async function connectStripe(creator: TestAccount): Promise<string> {
+  const onboarding = await api(app, {
+    method: 'POST',
+    url: '/api/payments/account/onboarding',
+    headers: authHeader(creator.token),
+  });
+  expect(onboarding.statusCode, onboarding.body).toBe(200);
+  expect(onboarding.json<{ url: string }>().url).toMatch(/^https:\/\/connect\.stripe\.com\//);
+  const [row] = await app.deps.db.select().from(accounts).where(eq(accounts.id, creator.user.id));
+  return row?.stripeAccountId ?? '';
+}
+
+/** A creator whose Express account finished onboarding, as Stripe's account.updated tells the app. */
+async function onboardedCreator(): Promise<{ creator: TestAccount; accountId: string }> {
+  const creator = await createCreator(app);
+  const accountId = await connectStripe(creator);
+  await deliverOk(standIn.completeOnboarding(accountId));
+  return { creator, accountId };
+}
+
+const isRecorded = async (eventId: string) =>
+  (await app.deps.db.select().from(stripeEvents).where(eq(stripeEvents.id, eventId))).length === 1;
+
+describe('POST /api/orders with PAYMENT_PROVIDER=stripe', () => {
+  it('holds the tickets and answers a Stripe Checkout page that closes with the hold', async () => {
+    const event = await createEvent(app, await createCreator(app), { price: 12.5, maxTickets: 10 });
+    const buyer = await createUser(app);
+    const before = Date.now();
+    const response = await buyTickets(app, buyer, event.id, 2);
+    const after = Date.now();
+
+    expect(response.statusCode, response.body).toBe(201);
+    const order = response.json<Order>();
+    const [session] = standIn
+      .callsTo('POST', '/v1/checkout/sessions')
+      .filter((call) => call.params.client_reference_id === String(order.id));
+    expect(order).toMatchObject({ status: 'pending', quantity: 2, totalAmount: 25 });
+    expect(order.checkoutUrl).toMatch(/^https:\/\/checkout\.stripe\.com\/c\/pay\/cs_test_/);
+    const expiresAt = Date.parse(order.expiresAt ?? '');
+    expect(expiresAt).toBeGreaterThanOrEqual(before + HOLD_MS);
+    expect(expiresAt).toBeLessThanOrEqual(after + HOLD_MS);
+    expect(await ticketsLeft(event.id)).toBe(8);
+
+    expect(session).toMatchObject({
+      status: 200,
+      idempotencyKey: `checkout-order-${order.id}`,
+      params: {
+        mode: 'payment',
+        line_items: [
+          {
+            quantity: '2',
+            price_data: { currency: 'usd', unit_amount: '1250', product_data: { name: event.name } },
+          },
+        ],
+        customer_email: buyer.email,
+        client_reference_id: String(order.id),
+        metadata: { orderId: String(order.id) },
+      },
+    });
+    // Stripe's page never closes before the hold ends (the settlement job closes it then).
+    const closesAt = Number(session?.params.expires_at) * 1000;
+    expect(closesAt).toBeGreaterThanOrEqual(expiresAt);
+    expect(closesAt).toBeLessThanOrEqual(expiresAt + 2 * 60_000);
+    expect(String(session?.params.success_url)).toContain(`order=${order.id}`);
+    const stored = await storedOrder(order.id);
+    expect(standIn.get(stored.checkoutSessionId ?? '')).toMatchObject({
+      status: 'open',
+      url: order.checkoutUrl,
+    });
+  });
+
+  it('answers a retry with the same Idempotency-Key with the same order and page, opening no second session', async () => {
+    const event = await createEvent(app, await createCreator(app), { maxTickets: 10 });
+    const buyer = await createUser(app);
+    const first = await buyTickets(app, buyer, event.id, 3, 'double-click-1');
+    const retry = await buyTickets(app, buyer, event.id, 3, 'double-click-1');
+
+    expect(first.statusCode, first.body).toBe(201);
+    expect(retry.statusCode, retry.body).toBe(200);
+    const order = first.json<Order>();
+    expect(retry.json<Order>()).toEqual(order);
+    const sessions = standIn
+      .callsTo('POST', '/v1/checkout/sessions')
+      .filter((call) => call.params.client_reference_id === String(order.id));
+    expect(sessions).toHaveLength(1);
+    expect(await ticketsLeft(event.id)).toBe(7);
+  });
+
+  it('answers 503 and gives the tickets back when Stripe fails to open the checkout', async () => {
+    const event = await createEvent(app, await createCreator(app), { maxTickets: 4 });
+    standIn.failNext('POST /v1/checkout/sessions');
+    const response = await buyTickets(app, await createUser(app), event.id, 3);
+
+    expect(response.statusCode, response.body).toBe(503);
+    expect(response.json<ErrorBody>()).toMatchObject({ statusCode: 503, code: 'SERVICE_UNAVAILABLE' });
+    expect(standIn.calls.at(-1)).toMatchObject({ path: '/v1/checkout/sessions', status: 500 });
+    expect(await ticketsLeft(event.id)).toBe(4);
+    const [order] = await app.deps.db.select().from(orders).where(eq(orders.eventId, event.id));
+    expect(order).toMatchObject({ status: 'expired', checkoutUrl: null });
+  });
+});
+
+describe('POST /api/payments/stripe/webhook', () => {
+  it('completes a paid order with the fee Stripe kept, and enters the sale in the ledger', async () => {
+    const event = await createEvent(app, await createCreator(app), { price: 12.5, maxTickets: 10 });
+    const buyer = await createUser(app);
+    const { order, sessionId } = await checkout(buyer, event.id, 2);
+    const completed = standIn.pay(sessionId);
+    const session = standIn.get(sessionId);
+    const fee = stripeFee(2500);
+
+    await deliverOk(completed);
+
+    const mine = await api(app, { method: 'GET', url: '/api/orders', headers: authHeader(buyer.token) });
+    expect(mine.json<Order[]>()).toEqual([
+      { ...order, status: 'completed', checkoutUrl: null, expiresAt: null },
+    ]);
+    expect(await storedOrder(order.id)).toMatchObject({
+      status: 'completed',
+      paymentId: session.payment_intent,
+      processorFeeCents: fee,
+    });
+    expect(standIn.callsTo('GET', `/v1/payment_intents/${String(session.payment_intent)}`)).toMatchObject([
+      { params: { expand: ['latest_charge.balance_transaction'] } },
+    ]);
+    expect(await movementsOf(order.id)).toEqual({
+      [`sale:order:${order.id}`]: {
+        'buyers:gross': -2500,
+        'processor:processor_fee': fee,
+        'platform:platform_fee': 250,
+        'creator_pending:net': 2500 - 250 - fee,
+      },
+    });
+    expect(await ticketsLeft(event.id)).toBe(8);
+    expect(await isRecorded(completed.id)).toBe(true);
+  });
+
+  it('applies each event once: a redelivery, another event for the same payment and a late expiry change nothing', async () => {
+    const event = await createEvent(app, await createCreator(app), { price: 20, maxTickets: 5 });
+    const { order, sessionId } = await checkout(await createUser(app), event.id, 1);
+    const completed = standIn.pay(sessionId, { fee: 88 });
+    await deliverOk(completed);
+    const applied = await storedOrder(order.id);
+    const callsBefore = standIn.calls.length;
+
+    await deliverOk(completed);
+    // A redelivered event is known by its id: not even Stripe is asked again.
+    expect(standIn.calls).toHaveLength(callsBefore);
+
+    const again = standIn.event('checkout.session.completed', standIn.get(sessionId));
+    await deliverOk(again);
+    const expired = standIn.event('checkout.session.expired', {
+      ...standIn.get(sessionId),
+      status: 'expired',
+    });
+    await deliverOk(expired);
+
+    expect(await storedOrder(order.id)).toEqual(applied);
+    expect(Object.keys(await movementsOf(order.id))).toEqual([`sale:order:${order.id}`]);
+    expect(await ticketsLeft(event.id)).toBe(4);
+    expect(standIn.calls.slice(callsBefore).every((call) => call.method === 'GET')).toBe(true);
+    expect([await isRecorded(again.id), await isRecorded(expired.id)]).toEqual([true, true]);
+  });
+
+  it('expires an unpaid order and puts its tickets back on sale', async () => {
+    const event = await createEvent(app, await createCreator(app), { maxTickets: 5 });
+    const { order, sessionId } = await checkout(await createUser(app), event.id, 2);
+    expect(await ticketsLeft(event.id)).toBe(3);
+
+    await deliverOk(standIn.expire(sessionId));
+
+    expect(await storedOrder(order.id)).toMatchObject({ status: 'expired' });
+    expect(await ticketsLeft(event.id)).toBe(5);
+    expect(await movementsOf(order.id)).toEqual({});
+  });
+
+  it('completes a payment reported after the hold ran out while tickets are left', async () => {
+    const event = await createEvent(app, await createCreator(app), { price: 10, maxTickets: 5 });
+    const { order, sessionId } = await checkout(await createUser(app), event.id, 2);
+    // Stripe's expiry is seen first: the hold ends and the tickets go back on sale.
+    await deliverOk(
+      standIn.event('checkout.session.expired', { ...standIn.get(sessionId), status: 'expired' }),
+    );
+    expect(await ticketsLeft(event.id)).toBe(5);
+
+    await deliverOk(standIn.pay(sessionId));
+
+    expect(await storedOrder(order.id)).toMatchObject({ status: 'completed', refundReason: null });
+    expect(await ticketsLeft(event.id)).toBe(3);
+    expect(Object.keys(await movementsOf(order.id))).toEqual([`sale:order:${order.id}`]);
+  });
+
+  it('refunds a payment reported after the hold ran out and another fan took the tickets, once', async () => {
+    const event = await createEvent(app, await createCreator(app), { price: 12.5, maxTickets: 2 });
+    const late = await checkout(await createUser(app), event.id, 2);
+    await deliverOk(
+      standIn.event('checkout.session.expired', { ...standIn.get(late.sessionId), status: 'expired' }),
+    );
+    await checkout(await createUser(app), event.id, 2);
+    expect(await ticketsLeft(event.id)).toBe(0);
+
+    await deliverOk(standIn.pay(late.sessionId));
+
+    const refunded = await storedOrder(late.order.id);
+    expect(refunded).toMatchObject({ status: 'refunded', refundReason: 'late_payment' });
+    expect(await ticketsLeft(event.id)).toBe(0);
+    const movements = await movementsOf(late.order.id);
+    expect(Object.keys(movements).sort()).toEqual([
+      `refund:order:${late.order.id}`,
+      `sale:order:${late.order.id}`,
+    ]);
+    expect(movements[`refund:order:${late.order.id}`]?.['buyers:gross']).toBe(2500);
+
+    // The refund job pays the fan back through Stripe, once however often it runs.
+    await sendRefunds(app.deps);
+    await sendRefunds(app.deps);
+    const refunds = standIn
+      .callsTo('POST', '/v1/refunds')
+      .filter((call) => call.params.payment_intent === refunded.paymentId);
+    expect(refunds).toMatchObject([
+      { status: 200, idempotencyKey: `refund-order-${late.order.id}`, params: { amount: '2500' } },
+    ]);
+    const { providerRefundId } = await storedOrder(late.order.id);
+    expect(standIn.get(providerRefundId ?? '')).toMatchObject({ object: 'refund', amount: 2500 });
+  });
+
+  it('waits for a bank payment to clear, and completes it even after the hold ran out', async () => {
+    const event = await createEvent(app, await createCreator(app), { price: 30, maxTickets: 5 });
+    const { order, sessionId } = await checkout(await createUser(app), event.id, 1);
+    await deliverOk(standIn.pay(sessionId, { processing: true }));
+    expect(await storedOrder(order.id)).toMatchObject({ status: 'pending' });
+
+    // The hold runs out while the payment is processing: Stripe cannot close a completed checkout,
+    // and there is no payment yet, so the order expires.
+    await app.deps.db
+      .update(orders)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(orders.id, order.id));
+    await expireHolds(app.deps, new Date());
+    expect(await storedOrder(order.id)).toMatchObject({ status: 'expired' });
+    expect(await ticketsLeft(event.id)).toBe(5);
+
+    await deliverOk(standIn.settleAsyncPayment(sessionId));
+
+    expect(await storedOrder(order.id)).toMatchObject({
+      status: 'completed',
+      processorFeeCents: stripeFee(3000),
+    });
+    expect(await ticketsLeft(event.id)).toBe(4);
+  });
+
+  it.each<[string, (event: Stripe.Event) => DeliveryOptions]>([
+    ['signed with another secret', () => ({ secret: 'whsec_not_the_endpoints_secret' })],
+    [
+      'with a body other than the one signed',
+      (event) => ({ tamperedBody: JSON.stringify({ ...event, type: 'checkout.session.expired' }, null, 2) }),
+    ],
+    ['without a Stripe-Signature header', () => ({ unsigned: true })],
+    ['signed more than five minutes ago', () => ({ timestamp: Math.floor(Date.now() / 1000) - 301 })],
+  ])('refuses an event %s with 400, changing nothing', async (_case, forgery) => {
+    const event = await createEvent(app, await createCreator(app), { maxTickets: 5 });
+    const { order, sessionId } = await checkout(await createUser(app), event.id, 1);
+    const completed = standIn.pay(sessionId);
+
+    const response = await standIn.deliver(app, completed, forgery(completed));
+
+    expect(response.statusCode).toBe(400);
+    expect(response.json<ErrorBody>()).toEqual({
+      statusCode: 400,
+      code: 'VALIDATION_FAILED',
+      message: 'Invalid Stripe signature',
+      fields: { 'stripe-signature': expect.any(String) },
+    });
+    expect(await storedOrder(order.id)).toMatchObject({ status: 'pending' });
+    expect(await isRecorded(completed.id)).toBe(false);
+    // The control: the same event, signed as Stripe signs it, is accepted.
+    await deliverOk(completed);
+    expect(await storedOrder(order.id)).toMatchObject({ status: 'completed' });
+  });
+
+  it('ignores an event of live mode when the keys are test keys', async () => {
+    const event = await createEvent(app, await createCreator(app), { maxTickets: 5 });
+    const { order, sessionId } = await checkout(await createUser(app), event.id, 1);
+    standIn.pay(sessionId);
+    const live = standIn.event('checkout.session.completed', standIn.get(sessionId), { livemode: true });
+
+    await deliverOk(live);
+
+    expect(await storedOrder(order.id)).toMatchObject({ status: 'pending' });
+    expect(await isRecorded(live.id)).toBe(false);
+  });
+
+  it('answers other events with 200 and records them', async () => {
+    const other = standIn.event('customer.created', { id: 'cus_test_1', object: 'customer' });
+    await deliverOk(other);
+    expect(await isRecorded(other.id)).toBe(true);
+  });
+
+  it('keeps whether a creator can be paid out as Stripe says, whatever the order of account.updated events', async () => {
+    const creator = await createCreator(app);
+    const accountId = await connectStripe(creator);
+    expect(standIn.callsTo('POST', '/v1/accounts')).toContainEqual(
+      expect.objectContaining({
+        idempotencyKey: `account-creator-${creator.user.id}`,
+        params: expect.objectContaining({
+          type: 'express',
+          email: creator.email,
+          metadata: { creatorId: String(creator.user.id) },
+        }),
+      }),
+    );
+    const payoutsEnabled = async () =>
+      (await app.deps.db.select().from(accounts).where(eq(accounts.id, creator.user.id)))[0]
+        ?.stripePayoutsEnabled;
+    const beforeOnboarding = standIn.event('account.updated', standIn.get(accountId));
+
+    await deliverOk(standIn.completeOnboarding(accountId));
+    expect(await payoutsEnabled()).toBe(true);
+
+    // An older snapshot delivered late does not undo what Stripe says now.
+    await deliverOk(beforeOnboarding);
+    expect(await payoutsEnabled()).toBe(true);
+  });
+});
+
+describe('Stripe behind CardPayments', () => {
+  it('closes an open checkout, and answers the payment of one paid meanwhile', async () => {
+    const event = await createEvent(app, await createCreator(app), { price: 15, maxTickets: 5 });
+    const open = await checkout(await createUser(app), event.id, 1);
+    const paid = await checkout(await createUser(app), event.id, 2);
+    standIn.pay(paid.sessionId, { fee: 123 });
+
+    expect(await payments().expireCheckout(open.sessionId)).toBeNull();
+    expect(standIn.get(open.sessionId)).toMatchObject({ status: 'expired' });
+    expect(await payments().expireCheckout(paid.sessionId)).toEqual({
+      paymentId: standIn.get(paid.sessionId).payment_intent,
+      processorFeeCents: 123,
+    });
+    expect(await payments().expireCheckout('cs_test_unknown')).toBeNull();
+  });
+
+  it('transfers a payout once, and reports a destination that cannot take it as a refusal for good', async () => {
+    const accountId = await payments().createAccount({ id: 900_001, email: uniqueEmail('payee') });
+    const payout = { id: 900_001, amountCents: 4_321 };
+
+    await expect(payments().transfer(payout, accountId)).rejects.toBeInstanceOf(PaymentRefusedError);
+    expect(await payments().payoutsEnabled(accountId)).toBe(false);
+
+    standIn.completeOnboarding(accountId);
+    expect(await payments().payoutsEnabled(accountId)).toBe(true);
+    const first = await payments().transfer(payout, accountId);
+    const retried = await payments().transfer(payout, accountId);
+
+    expect(retried).toBe(first);
+    expect(standIn.get(first)).toMatchObject({ object: 'transfer', amount: 4_321, destination: accountId });
+    expect(
+      standIn
+        .callsTo('POST', '/v1/transfers')
+        .map((call) => [call.idempotencyKey, call.status, call.replayed]),
+    ).toEqual([
+      ['payout-900001', 400, false],
+      ['payout-900001', 200, false],
+      ['payout-900001', 200, true],
+    ]);
+  });
+});
+
+describe('Stripe webhook signatures', () => {
+  it('accept an event signed with any of the listed secrets (the account and the Connect endpoint)', () => {
+    const webhooks = createStripeWebhooks({
+      secretKey: standIn.secretKey,
+      webhookSecrets: [standIn.webhookSecret, 'whsec_connect_endpoint'],
+      apiUrl: standIn.url,
+    });
+    const event = standIn.event('account.updated', { id: 'acct_test_1', object: 'account' });
+    const payload = JSON.stringify(event);
+    const signedWith = (secret: string) => Stripe.webhooks.generateTestHeaderString({ payload, secret });
+
+    for (const secret of [standIn.webhookSecret, 'whsec_connect_endpoint']) {
+      expect(webhooks.verify(Buffer.from(payload), signedWith(secret)).id).toBe(event.id);
+    }
+    expect(() => webhooks.verify(Buffer.from(payload), signedWith('whsec_elsewhere'))).toThrow(
+      'Invalid Stripe signature',
+    );
+  });
+});
+
+describe('POST /api/payments/stripe/webhook with PAYMENT_PROVIDER=none', () => {
+  it('does not exist', async () => {
+    const withoutPayments = await createTestApp();
+    try {
+      const event = standIn.event('customer.created', { id: 'cus_test_2', object: 'customer' });
+      const response = await standIn.deliver(withoutPayments, event);
+      expect(response.statusCode).toBe(404);
+      expect(response.json<ErrorBody>().code).toBe('NOT_FOUND');
+    } finally {
+      await withoutPayments.close();
+    }
+  });
+});
+
+/** A paid order of `quantity` tickets at `price` for a new event of the creator. */
+async function paidOrder(creator: TestAccount, price: number, quantity: number) {
+  const event = await createEvent(app, creator, { price, maxTickets: 10 });
+  const paid = await checkout(await createUser(app), event.id, quantity);
+  await deliverOk(standIn.pay(paid.sessionId));
+  return { event, order: await storedOrder(paid.order.id) };
+}
+
+describe('cancellations and payouts through Stripe', () => {
+  it("refunds a cancelled event's paid orders through Stripe once, and closes its open checkouts", async () => {
+    const creator = await createCreator(app);
+    const { event, order } = await paidOrder(creator, 20, 2);
+    const open = await checkout(await createUser(app), event.id, 1);
+
+    const response = await api(app, {
+      method: 'POST',
+      url: `/api/events/${event.id}/cancel`,
+      headers: authHeader(creator.token),
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json()).toEqual({ refundedOrders: 1, refunded: 40, penalty: 0 });
+    await sendRefunds(app.deps);
+
+    expect(await storedOrder(order.id)).toMatchObject({
+      status: 'refunded',
+      refundReason: 'cancelled',
+      providerRefundId: expect.stringMatching(/^re_/),
+    });
+    expect(
+      standIn
+        .callsTo('POST', '/v1/refunds')
+        .filter((call) => call.idempotencyKey === `refund-order-${order.id}`)
+        .map((call) => call.params),
+    ).toEqual([expect.objectContaining({ payment_intent: order.paymentId, amount: '4000' })]);
+    expect(await storedOrder(open.order.id)).toMatchObject({ status: 'expired' });
+    expect(standIn.get(open.sessionId)).toMatchObject({ status: 'expired' });
+  });
+
+  it("transfers a creator's available balance to their Stripe account once, however often the job runs", async () => {
+    const { creator, accountId } = await onboardedCreator();
+    const { event, order } = await paidOrder(creator, 50, 2);
+    await app.deps.db
+      .update(events)
+      .set({ date: new Date(Date.now() - 3 * 24 * 3_600_000) })
+      .where(eq(events.id, event.id));
+
+    await Promise.all([runSettlement(app.deps, new Date()), runSettlement(app.deps, new Date())]);
+    await runSettlement(app.deps, new Date());
+
+    const rows = await app.deps.db.select().from(payouts).where(eq(payouts.creatorId, creator.user.id));
+    // 100.00 less the 10.00 platform fee and Stripe's fee, less the 2 % reserve of a new creator.
+    const net = 10_000 - 1_000 - order.processorFeeCents;
+    const amountCents = net - Math.round(net * 0.02);
+    expect(rows).toEqual([
+      expect.objectContaining({ amountCents, status: 'paid', transferId: expect.stringMatching(/^tr_/) }),
+    ]);
+    const transfers = standIn
+      .callsTo('POST', '/v1/transfers')
+      .filter((call) => call.params.destination === accountId && call.status === 200);
+    expect(new Set(transfers.map((call) => call.idempotencyKey))).toEqual(new Set([`payout-${rows[0]?.id}`]));
+    expect(transfers.filter((call) => !call.replayed)).toHaveLength(1);
+  });
+
+  it('fails a payout Stripe refuses for good, gives the money back, and stops paying the account until Stripe says so', async () => {
+    const { creator } = await onboardedCreator();
+    const { event } = await paidOrder(creator, 30, 1);
+    await app.deps.db
+      .update(events)
+      .set({ date: new Date(Date.now() - 3 * 24 * 3_600_000) })
+      .where(eq(events.id, event.id));
+    standIn.failNext('POST /v1/transfers', {
+      status: 400,
+      type: 'invalid_request_error',
+      message: 'The destination account cannot receive transfers',
+    });
+
+    await runSettlement(app.deps, new Date());
+    await runSettlement(app.deps, new Date());
+
+    const rows = await app.deps.db.select().from(payouts).where(eq(payouts.creatorId, creator.user.id));
+    expect(rows).toEqual([expect.objectContaining({ status: 'failed' })]);
+    const [row] = await app.deps.db.select().from(accounts).where(eq(accounts.id, creator.user.id));
+    expect(row?.stripePayoutsEnabled).toBe(false);
+    const earnings = await api(app, {
+      method: 'GET',
+      url: '/api/earnings',
+      headers: authHeader(creator.token),
+    });
+    // Back in the available balance, for a payout once Stripe says the account takes them again.
+    expect(earnings.json<{ balance: { available: number; paidOut: number } }>().balance).toMatchObject({
+      paidOut: 0,
+      available: (rows[0]?.amountCents ?? 0) / 100,
+    });
+  });
+});

@@ -1,0 +1,59 @@
+import { eq, sql, sum } from 'drizzle-orm';
+import type { Database } from '../src/db/database';
+import { ledgerEntries, ledgerTransactions, type LedgerAccount } from '../src/db/schema';
+
+/** Transactions whose entries do not sum to zero (every one must). */
+export async function unbalancedTransactions(db: Database): Promise<string[]> {
+  const rows = await db
+    .select({ key: ledgerTransactions.key })
+    .from(ledgerTransactions)
+    .leftJoin(ledgerEntries, eq(ledgerEntries.transactionId, ledgerTransactions.id))
+    .groupBy(ledgerTransactions.id)
+    .having(sql`coalesce(sum(${ledgerEntries.amountCents}), 0) <> 0`);
+  return rows.map((row) => row.key);
+}
+
+/** Every creator's balance in every account, in cents (absent = 0). */
+export async function balances(db: Database): Promise<Map<number, Partial<Record<LedgerAccount, number>>>> {
+  const rows = await db
+    .select({
+      creatorId: ledgerEntries.creatorId,
+      account: ledgerEntries.account,
+      total: sum(ledgerEntries.amountCents).mapWith(Number),
+    })
+    .from(ledgerEntries)
+    .groupBy(ledgerEntries.creatorId, ledgerEntries.account);
+  const byCreator = new Map<number, Partial<Record<LedgerAccount, number>>>();
+  for (const row of rows) {
+    byCreator.set(row.creatorId, { ...byCreator.get(row.creatorId), [row.account]: row.total });
+  }
+  return byCreator;
+}
+
+/** One creator's balance in one account, in cents. */
+export async function balanceIn(db: Database, creatorId: number, account: LedgerAccount): Promise<number> {
+  return (await balances(db)).get(creatorId)?.[account] ?? 0;
+}
+
+/**
+ * Per creator: what they earned, net (sales less fees and refunds, less penalties), and the penalties
+ * they were charged, in cents. Releases and payouts only move money between their accounts.
+ */
+export async function earnedNet(db: Database): Promise<Map<number, { net: number; penalties: number }>> {
+  const rows = await db
+    .select({
+      creatorId: ledgerEntries.creatorId,
+      net: sql<string>`coalesce(sum(${ledgerEntries.amountCents}) filter (where ${ledgerEntries.account} like 'creator_%'), 0)`.mapWith(
+        Number,
+      ),
+      penalties:
+        sql<string>`coalesce(sum(-${ledgerEntries.amountCents}) filter (where ${ledgerTransactions.kind} = 'penalty' and ${ledgerEntries.account} like 'creator_%'), 0)`.mapWith(
+          Number,
+        ),
+    })
+    .from(ledgerEntries)
+    .innerJoin(ledgerTransactions, eq(ledgerTransactions.id, ledgerEntries.transactionId))
+    .where(sql`${ledgerTransactions.kind} in ('sale', 'refund', 'penalty')`)
+    .groupBy(ledgerEntries.creatorId);
+  return new Map(rows.map((row) => [row.creatorId, { net: row.net, penalties: row.penalties }]));
+}

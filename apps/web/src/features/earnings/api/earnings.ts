@@ -1,0 +1,48 @@
+import { ZEarnings, ZOnboardingLink, ZPayoutAccount, ZPayoutList } from '@stagedoor/shared/money';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { api, errorMessage } from '../../../lib/api-client';
+import { saveFile } from '../../../lib/download';
+import { notify } from '../../../lib/notify';
+import { queryKeys } from '../../../lib/query-keys';
+
+/** GET /earnings: the balance and what each event earned (My Events reads it too, for a penalty). */
+export function useEarnings() {
+  return useQuery({
+    queryKey: queryKeys.earnings.summary,
+    queryFn: ({ signal }) => api.get('/earnings', { schema: ZEarnings, signal }),
+  });
+}
+
+/** GET /payouts: newest first. */
+export function usePayouts() {
+  return useQuery({
+    queryKey: queryKeys.earnings.payouts,
+    queryFn: ({ signal }) => api.get('/payouts', { schema: ZPayoutList, signal }),
+  });
+}
+
+/** GET /payments/account: where the creator's payouts go. */
+export function usePayoutAccount() {
+  return useQuery({
+    queryKey: queryKeys.payments.account,
+    queryFn: ({ signal }) => api.get('/payments/account', { schema: ZPayoutAccount, signal }),
+  });
+}
+
+/** POST /payments/account/onboarding, then on to Stripe's page, which sends the creator back after. */
+export function useStripeOnboarding() {
+  return useMutation({
+    mutationFn: () => api.post('/payments/account/onboarding', undefined, { schema: ZOnboardingLink }),
+    onSuccess: ({ url }) => window.location.assign(url),
+    onError: (error) => notify(errorMessage(error, 'Failed to open Stripe onboarding'), 'error'),
+  });
+}
+
+/** GET /earnings.csv, fetched with the token and handed to the browser as a download. */
+export function useDownloadEarnings() {
+  return useMutation({
+    mutationFn: () => api.file('/earnings.csv', { headers: { Accept: 'text/csv' } }),
+    onSuccess: (file) => saveFile(file, 'earnings.csv'),
+    onError: (error) => notify(errorMessage(error, 'Failed to download earnings'), 'error'),
+  });
+}

@@ -1,0 +1,34 @@
+import type { Payout, PayoutStatus } from '@stagedoor/shared/money';
+import { Badge, type BadgeTone } from '../../../components/ui/badge';
+import { formatMoney, formatShortDate } from '../../../lib/format';
+import { cellClasses, DataTable } from './data-table';
+
+/** `due`: recorded for the Stagedoor team to pay (no payment provider). */
+const statusBadges: Record<PayoutStatus, { label: string; tone: BadgeTone }> = {
+  due: { label: 'Due', tone: 'warning' },
+  pending: { label: 'Pending', tone: 'neutral' },
+  paid: { label: 'Paid', tone: 'success' },
+  failed: { label: 'Failed', tone: 'danger' },
+};
+
+export function PayoutsTable({ payouts }: { payouts: Payout[] }) {
+  return (
+    <DataTable
+      title="Payouts"
+      columns={['Date', 'Amount', 'Status']}
+      empty="No payouts yet."
+      rows={payouts.map((payout) => {
+        const badge = statusBadges[payout.status];
+        return (
+          <tr key={payout.id}>
+            <td className={cellClasses}>{formatShortDate(payout.createdAt)}</td>
+            <td className={`${cellClasses} font-semibold text-slate-900`}>{formatMoney(payout.amount)}</td>
+            <td className={cellClasses}>
+              <Badge tone={badge.tone}>{badge.label}</Badge>
+            </td>
+          </tr>
+        );
+      })}
+    />
+  );
+}
