@@ -1,6 +1,14 @@
 import type { Event } from '@stagedoor/shared/events';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { buyTicketsOk, createCreator, createEvent, createUser, type TestAccount } from '../../test/factories';
+import {
+  api,
+  authHeader,
+  buyTicketsOk,
+  createCreator,
+  createEvent,
+  createUser,
+  type TestAccount,
+} from '../../test/factories';
 import {
   ack,
   EVENT_TIMEOUT_MS,
@@ -105,6 +113,28 @@ describe('startStream and stopStream', () => {
     });
     // Stopping again is not an error: it is stopped.
     expect(await ack(broadcaster, 'stopStream', { eventId: event.id })).toEqual({ success: true });
+  });
+
+  it('ends the show when its creator cancels the event, and nobody can start or join it again', async () => {
+    const { creator, event, broadcaster } = await liveStream();
+    const viewer = await joinedViewer(event);
+    const ended = waitFor(viewer, 'streamEnded');
+    const cancelled = await api(app, {
+      method: 'POST',
+      url: `/api/events/${event.id}/cancel`,
+      headers: authHeader(creator.token),
+    });
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+    expect(await ended).toEqual({ reason: 'stopped' });
+    // The viewer's ticket was refunded: it no longer opens the stream.
+    expect(await ack(viewer, 'joinStream', { eventId: event.id })).toMatchObject({
+      success: false,
+      code: 'TICKET_REQUIRED',
+    });
+    expect(await ack(broadcaster, 'startStream', { eventId: event.id })).toMatchObject({
+      success: false,
+      error: 'Only active events can be streamed',
+    });
   });
 });
 
