@@ -79,6 +79,11 @@ const ZEnv = z
       .string()
       .min(JWT_SECRET_MIN_LENGTH, `must be at least ${JWT_SECRET_MIN_LENGTH} characters`)
       .optional(),
+    // Where the site is reached: every absolute link (mail, previews, payment returns) starts with it.
+    PUBLIC_URL: z
+      .url({ protocol: /^https?$/, error: 'must be an http(s) URL such as https://stagedoor.example' })
+      .transform((url) => url.replace(/\/+$/, ''))
+      .optional(),
     PUBLIC_ORIGIN: z
       .url({ protocol: /^https?$/, error: 'must be an http(s) origin such as https://stagedoor.example' })
       .transform((url) => new URL(url).origin)
@@ -211,6 +216,8 @@ export interface Config {
   redisUrl: string | null;
   jwtSecret: Uint8Array;
   publicOrigin: string | null;
+  /** PUBLIC_URL as set; unset, links are made from the request, or http://localhost:PORT (publicUrlOf). */
+  publicUrl: string | null;
   iceServers: IceServer[];
   /** Set: every show goes through this Janus; null: browsers connect peer to peer. */
   janus: JanusConfig | null;
@@ -262,6 +269,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     redisUrl: vars.REDIS_URL ?? null,
     jwtSecret: new TextEncoder().encode(vars.JWT_SECRET ?? readOrCreateSecret(dataDir)),
     publicOrigin: vars.PUBLIC_ORIGIN ?? null,
+    publicUrl: vars.PUBLIC_URL ?? null,
     iceServers: vars.ICE_SERVERS,
     janus: vars.JANUS_URL
       ? {

@@ -50,12 +50,28 @@ export const ZBiography = z
   .trim()
   .max(BIOGRAPHY_MAX_LENGTH, `Biography must be at most ${BIOGRAPHY_MAX_LENGTH} characters`);
 
-/** POST /auth/register/{creator,user} */
+/** An IANA time zone the runtime knows (`Europe/Lisbon`); how an account's dates are shown. */
+export const ZTimeZone = z
+  .string({ error: 'Time zone must be text' })
+  .max(64, 'Time zone must be at most 64 characters')
+  .refine(isTimeZone, 'Time zone must be an IANA time zone such as Europe/Lisbon');
+
+function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return zone.length > 0;
+  } catch {
+    return false;
+  }
+}
+
+/** POST /auth/register/{creator,user}; `timeZone` is the browser's (UTC when absent). */
 export const ZRegisterRequest = z.object({
   firstName: ZFirstName,
   lastName: ZLastName,
   email: ZEmail,
   password: ZNewPassword,
+  timeZone: ZTimeZone.optional(),
 });
 export type RegisterRequest = z.infer<typeof ZRegisterRequest>;
 
@@ -72,6 +88,7 @@ export const ZProfileUpdateRequest = z.object({
   lastName: ZLastName.optional(),
   nickname: ZNickname.optional(),
   biography: ZBiography.optional(),
+  timeZone: ZTimeZone.optional(),
 });
 export type ProfileUpdateRequest = z.infer<typeof ZProfileUpdateRequest>;
 
@@ -111,6 +128,8 @@ export const ZSessionUser = z.object({
   biography: z.string().nullable(),
   headerImageUrl: z.string().nullable(),
   profileImageUrl: z.string().nullable(),
+  /** IANA zone every date is shown in. */
+  timeZone: z.string(),
 });
 export type SessionUser = z.infer<typeof ZSessionUser>;
 

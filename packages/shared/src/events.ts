@@ -133,6 +133,8 @@ export const ZEventCreator = z.object({
   nickname: z.string(),
   firstName: z.string(),
   lastName: z.string(),
+  /** The creator's IANA zone: the event page also shows the show's time where the creator is. */
+  timeZone: z.string(),
 });
 
 /** An event as every listing and detail answer presents it (spec §3). */

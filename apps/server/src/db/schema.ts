@@ -10,6 +10,7 @@ import {
   customType,
   index,
   integer,
+  jsonb,
   pgEnum,
   pgTable,
   primaryKey,
@@ -79,6 +80,10 @@ export const accounts = pgTable(
     profileImage: text('profile_image'),
     // Bumped by a password change: every token carrying an older version is refused.
     tokenVersion: integer('token_version').notNull().default(0),
+    // IANA zone the browser reported (editable in Profile): how mail and screens show this account's dates.
+    timeZone: text('time_zone').notNull().default('UTC'),
+    // Off from the link in any reminder mail: no more 24 h / 1 h / live-now reminders.
+    remindersEnabled: boolean('reminders_enabled').notNull().default(true),
     // Marked by an operator (`npm run admin -- founding-partner <email>`): no platform fee on the first event.
     foundingPartner: boolean('founding_partner').notNull().default(false),
     // The creator's Stripe Express account, where payouts go (PAYMENT_PROVIDER=stripe).
@@ -279,6 +284,62 @@ export const payouts = pgTable(
 );
 
 export type PayoutRow = typeof payouts.$inferSelect;
+
+export const OUTBOX_STATUSES = ['queued', 'sent', 'failed'] as const;
+
+/**
+ * Mail waiting to go out, written in the same transaction as what caused it (decision 0021). `key` names
+ * the message (`receipt:order:7`, `reminder-24h:event:3:account:5`), so it is queued once however often
+ * its cause is replayed; the worker claims rows with FOR UPDATE SKIP LOCKED, so instances never send one
+ * twice.
+ */
+export const outbox = pgTable(
+  'outbox',
+  {
+    id: serial('id').primaryKey(),
+    key: text('key').notNull(),
+    toAddress: text('to_address').notNull(),
+    subject: text('subject').notNull(),
+    html: text('html').notNull(),
+    text: text('text').notNull(),
+    // [{filename, contentType, content}] with text content (a calendar invitation).
+    attachments: jsonb('attachments').$type<MailAttachment[]>().notNull().default([]),
+    status: text('status', { enum: OUTBOX_STATUSES }).notNull().default('queued'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    lastError: text('last_error'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+  },
+  (table) => [
+    uniqueIndex('outbox_key_unique').on(table.key),
+    index('outbox_status_next_attempt_at_index').on(table.status, table.nextAttemptAt),
+  ],
+);
+
+export interface MailAttachment {
+  filename: string;
+  contentType: string;
+  content: string;
+}
+
+export type OutboxRow = typeof outbox.$inferSelect;
+
+/** Single-use password reset links: only a hash of the token is kept. */
+export const passwordResets = pgTable(
+  'password_resets',
+  {
+    id: serial('id').primaryKey(),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id),
+    tokenHash: text('token_hash').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [uniqueIndex('password_resets_token_hash_unique').on(table.tokenHash)],
+);
 
 /** Stripe events already applied: a redelivered webhook finds its id here and changes nothing. */
 export const stripeEvents = pgTable('stripe_events', {

@@ -69,6 +69,7 @@ export function aUser(overrides: Partial<SessionUser> = {}): SessionUser {
     biography: null,
     headerImageUrl: null,
     profileImageUrl: null,
+    timeZone: 'UTC',
     ...overrides,
   };
 }
@@ -123,7 +124,7 @@ export function anEvent(overrides: Partial<Event> = {}): Event {
     isActive: true,
     cancelledAt: null,
     creatorId: 3,
-    creator: { nickname: 'grace', firstName: 'Grace', lastName: 'Hopper' },
+    creator: { nickname: 'grace', firstName: 'Grace', lastName: 'Hopper', timeZone: 'UTC' },
     ...overrides,
   };
 }

@@ -4,11 +4,14 @@ import { accounts, type AccountRow } from '../../db/schema';
 
 export type NewAccount = Pick<
   AccountRow,
-  'email' | 'passwordHash' | 'role' | 'firstName' | 'lastName' | 'nickname'
+  'email' | 'passwordHash' | 'role' | 'firstName' | 'lastName' | 'nickname' | 'timeZone'
 >;
 
 export type AccountChanges = Partial<
-  Pick<AccountRow, 'firstName' | 'lastName' | 'nickname' | 'biography' | 'headerImage' | 'profileImage'>
+  Pick<
+    AccountRow,
+    'firstName' | 'lastName' | 'nickname' | 'biography' | 'headerImage' | 'profileImage' | 'timeZone'
+  >
 >;
 
 /** Throws the driver's unique violation when the email or the nickname is taken (see violatedUniqueIndex). */

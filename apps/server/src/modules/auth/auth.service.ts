@@ -55,6 +55,7 @@ export async function registerAccount(
         firstName: input.firstName,
         lastName: input.lastName,
         nickname,
+        timeZone: input.timeZone ?? 'UTC',
       });
       return await startSession(deps, account);
     } catch (error) {

@@ -34,6 +34,7 @@ function expectSessionUser(user: SessionUser, expected: Partial<SessionUser>) {
       'nickname',
       'profileImageUrl',
       'role',
+      'timeZone',
     ].sort(),
   );
   expect(user).toMatchObject(expected);
@@ -59,6 +60,7 @@ describe('POST /api/auth/register/{creator,user}', () => {
       biography: null,
       headerImageUrl: null,
       profileImageUrl: null,
+      timeZone: 'UTC',
     });
     expect(body.user.nickname).toMatch(/^zoe-o-brien-nunez(-\d+)?$/);
 

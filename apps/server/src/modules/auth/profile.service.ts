@@ -37,6 +37,7 @@ function profileChanges(account: AccountRow, input: ProfileUpdateRequest): Accou
   const changes: AccountChanges = {};
   if (input.firstName !== undefined) changes.firstName = input.firstName;
   if (input.lastName !== undefined) changes.lastName = input.lastName;
+  if (input.timeZone !== undefined) changes.timeZone = input.timeZone;
   if (input.nickname !== undefined) {
     // A reserved word is as unavailable as a nickname someone has.
     if (isReservedNickname(input.nickname)) throw nicknameTaken();

@@ -18,6 +18,7 @@ describe('PATCH /api/auth/profile/{creator,user}', () => {
       lastName: 'Lovelace',
       nickname: 'Ada_Live-1815',
       biography: '  First programmer, now streaming.  ',
+      timeZone: 'Europe/London',
     });
     expect(response.statusCode).toBe(200);
     const expected: SessionUser = {
@@ -26,6 +27,7 @@ describe('PATCH /api/auth/profile/{creator,user}', () => {
       lastName: 'Lovelace',
       nickname: 'Ada_Live-1815',
       biography: 'First programmer, now streaming.',
+      timeZone: 'Europe/London',
     };
     expect(response.json()).toEqual({ user: expected });
 
@@ -35,6 +37,15 @@ describe('PATCH /api/auth/profile/{creator,user}', () => {
       headers: authHeader(creator.token),
     });
     expect(profile.json<SessionUser>()).toEqual(expected);
+  });
+
+  it('refuses a time zone the runtime does not know', async () => {
+    const fan = await createUser(app);
+    const response = await patch('/api/auth/profile/user', fan.token, { timeZone: 'Mars/Olympus_Mons' });
+    expect(response.statusCode).toBe(400);
+    expect(response.json<ErrorBody>().fields).toEqual({
+      timeZone: 'Time zone must be an IANA time zone such as Europe/Lisbon',
+    });
   });
 
   it('leaves out fields not sent, and clears a biography sent empty', async () => {

@@ -13,5 +13,6 @@ export function toSessionUser(account: AccountRow): SessionUser {
     biography: account.biography,
     headerImageUrl: account.headerImage,
     profileImageUrl: account.profileImage,
+    timeZone: account.timeZone,
   };
 }

@@ -100,6 +100,7 @@ describe('GET /api/creators/:nickname/events', () => {
       nickname: creator.user.nickname,
       firstName: creator.user.firstName,
       lastName: creator.user.lastName,
+      timeZone: 'UTC',
     });
   });
 

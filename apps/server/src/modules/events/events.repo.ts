@@ -2,7 +2,7 @@ import { and, asc, count, desc, eq, gt, sql, sum, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/database';
 import { accounts, events, orders, type AccountRow, type EventRow } from '../../db/schema';
 
-export type EventCreatorRow = Pick<AccountRow, 'nickname' | 'firstName' | 'lastName'>;
+export type EventCreatorRow = Pick<AccountRow, 'nickname' | 'firstName' | 'lastName' | 'timeZone'>;
 
 /** An event with the names of its creator, as every answer shows it. */
 export interface EventWithCreator {
@@ -23,7 +23,12 @@ function selectWithCreator(db: Database) {
   return db
     .select({
       event: events,
-      creator: { nickname: accounts.nickname, firstName: accounts.firstName, lastName: accounts.lastName },
+      creator: {
+        nickname: accounts.nickname,
+        firstName: accounts.firstName,
+        lastName: accounts.lastName,
+        timeZone: accounts.timeZone,
+      },
     })
     .from(events)
     .innerJoin(accounts, eq(accounts.id, events.creatorId));

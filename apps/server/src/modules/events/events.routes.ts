@@ -13,12 +13,14 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { parseOrThrow } from '../../errors';
 import { optionalAccount, requireAuth, signedInAccount } from '../../plugins/auth';
 import { readMultipartForm } from '../../plugins/multipart';
+import { siteOrigin } from '../../site';
 import { EVENT_IMAGE, type ImageUpload } from '../images/images.service';
 import {
   createEvent,
   deleteEvent,
   getCreatorStats,
   getEvent,
+  getEventCalendar,
   getEventForEditing,
   listCreatorEvents,
   listEvents,
@@ -49,6 +51,13 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
     '/events/creators/:id/details',
     { preHandler: requireAuth('creator'), schema: { params: ZEventIdParams, response: { 200: ZEvent } } },
     async (request) => getEventForEditing(app.deps, signedInAccount(request), request.params.id),
+  );
+
+  app.get('/events/:id/calendar.ics', { schema: { params: ZEventIdParams } }, async (request, reply) =>
+    reply
+      .header('content-type', 'text/calendar; charset=utf-8')
+      .header('content-disposition', `attachment; filename="stagedoor-event-${request.params.id}.ics"`)
+      .send(await getEventCalendar(app.deps, request.params.id, siteOrigin(request))),
   );
 
   app.get('/events/:id', { schema: { params: ZEventIdParams, response: { 200: ZEvent } } }, async (request) =>

@@ -24,6 +24,7 @@ import {
   updateEventChecked,
   type EventChanges,
 } from './events.repo';
+import { eventCalendar } from './calendar';
 import { toEvent } from './public-event';
 
 export const EVENT_NOT_FOUND_MESSAGE = 'Event not found';
@@ -52,6 +53,13 @@ export async function getEvent(deps: Pick<Deps, 'db'>, id: number): Promise<Even
   const found = await findEventWithCreator(deps.db, id);
   if (!found) throw new AppError('NOT_FOUND', EVENT_NOT_FOUND_MESSAGE);
   return toEvent(found);
+}
+
+/** GET /events/{id}/calendar.ics: any event, as a calendar invitation linking to its page. */
+export async function getEventCalendar(deps: Pick<Deps, 'db'>, id: number, siteUrl: string): Promise<string> {
+  const found = await findEventWithCreator(deps.db, id);
+  if (!found) throw new AppError('NOT_FOUND', EVENT_NOT_FOUND_MESSAGE);
+  return eventCalendar(found.event, found.creator, `${siteUrl}/events/${id}`);
 }
 
 /** The edit form's event: its owner only. */

@@ -2,6 +2,7 @@ import type { ErrorBody } from '@stagedoor/shared/errors';
 import type { CreatorStats, Event } from '@stagedoor/shared/events';
 import { IMAGE_MAX_BYTES } from '@stagedoor/shared/limits';
 import sharp from 'sharp';
+import ical from 'node-ical';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   api,
@@ -75,7 +76,7 @@ describe('POST /api/events', () => {
       isActive: true,
       cancelledAt: null,
       creatorId: creator.user.id,
-      creator: { nickname: creator.user.nickname, firstName: 'Maya', lastName: 'Rivers' },
+      creator: { nickname: creator.user.nickname, firstName: 'Maya', lastName: 'Rivers', timeZone: 'UTC' },
     });
     expect((await get(`/api/events/${event.id}`)).json<Event>()).toEqual(event);
   });
@@ -284,6 +285,29 @@ describe('GET /api/events', () => {
     await buyTicketsOk(app, await createUser(app), event.id, 3);
     const [shown] = (await listed('?limit=100')).filter(({ id }) => id === event.id);
     expect(shown).toMatchObject({ maxTickets: 10, ticketsLeft: 7 });
+  });
+});
+
+describe('GET /api/events/:id/calendar.ics', () => {
+  it('answers the show as a calendar invitation: start in UTC, 90 minutes, the event page as its link', async () => {
+    const creator = await createCreator(app, { firstName: 'Maya', lastName: 'Rivers' });
+    // Calendar times have whole seconds.
+    const date = new Date(Math.floor(Date.now() / 1000) * 1000 + 7 * 86_400_000).toISOString();
+    const event = await createEvent(app, creator, { name: 'Rooftop, live', date });
+    const response = await get(`/api/events/${event.id}/calendar.ics`);
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('text/calendar; charset=utf-8');
+    expect(response.body).toMatch(/^DTSTART:\d{8}T\d{6}Z\r$/m);
+    const entries = Object.values(ical.sync.parseICS(response.body)).filter(
+      (entry) => entry?.type === 'VEVENT',
+    );
+    expect(entries).toHaveLength(1);
+    const [show] = entries as ical.VEvent[];
+    expect(show?.summary).toBe('Rooftop, live');
+    expect(show?.start.toISOString()).toBe(event.date);
+    expect(show?.end?.getTime()).toBe(Date.parse(event.date) + 90 * 60_000);
+    expect(response.body).toContain(`URL;VALUE=URI:http://localhost:80/events/${event.id}`);
+    expect((await get('/api/events/999999/calendar.ics')).statusCode).toBe(404);
   });
 });
 

@@ -18,6 +18,11 @@ export function toEvent({ event, creator }: EventWithCreator): Event {
     isActive: event.isActive,
     cancelledAt: event.cancelledAt?.toISOString() ?? null,
     creatorId: event.creatorId,
-    creator: { nickname: creator.nickname, firstName: creator.firstName, lastName: creator.lastName },
+    creator: {
+      nickname: creator.nickname,
+      firstName: creator.firstName,
+      lastName: creator.lastName,
+      timeZone: creator.timeZone,
+    },
   };
 }
