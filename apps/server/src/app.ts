@@ -12,8 +12,11 @@ import { eventRoutes } from './modules/events/events.routes';
 import { healthRoutes } from './modules/health/health.routes';
 import { createImageStore } from './modules/images/image-store';
 import { imageRoutes } from './modules/images/images.routes';
+import { mailRoutes } from './modules/mail/mail.routes';
+import { runMail } from './modules/mail/reminders';
+import { createMailTransport } from './modules/mail/transport';
 import { moneyRoutes } from './modules/money/money.routes';
-import { startSettlement } from './modules/money/settlement';
+import { runSettlement } from './modules/money/settlement';
 import { createStripePayments } from './modules/money/stripe-payments';
 import { stripeWebhookRoutes } from './modules/money/stripe-webhook.routes';
 import { placeOrder, type PlaceOrder } from './modules/orders/orders.repo';
@@ -25,6 +28,7 @@ import { setupMultipart } from './plugins/multipart';
 import { setupRateLimit } from './plugins/rate-limit';
 import { setupSecurity } from './plugins/security';
 import { setupWebApp } from './plugins/web-app';
+import { runEvery } from './repeating';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -72,6 +76,7 @@ export async function buildApp(config: Config, seams: TestSeams = {}): Promise<A
       log: app.log,
       placeOrder: seams.placeOrder ?? placeOrder,
       payments: config.stripe ? createStripePayments(config.stripe) : null,
+      sendMail: createMailTransport(config, app.log),
     });
 
     app.setValidatorCompiler(validatorCompiler);
@@ -102,13 +107,15 @@ export async function buildApp(config: Config, seams: TestSeams = {}): Promise<A
         await api.register(liveRoutes);
         await api.register(moneyRoutes);
         await api.register(stripeWebhookRoutes);
+        await api.register(mailRoutes);
       },
       { prefix: '/api' },
     );
     await setupWebApp(app, config.webDistDir);
     // Routes reach it at request time (a cancelled event's show ends), once it is up.
     app.decorate('live', await setupLiveGateway(app));
-    startSettlement(app);
+    runEvery(app, 'settlement', config.settlementIntervalMs, (now) => runSettlement(app.deps, now));
+    runEvery(app, 'mail', config.mailIntervalMs, (now) => runMail(app.deps, now));
 
     await app.ready();
   } catch (error) {

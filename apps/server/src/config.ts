@@ -148,6 +148,18 @@ const ZEnv = z
           .max(MAX_TIMER_MS / 1000, 'is too long'),
       )
       .default(60),
+    // Mail (decision 0021): SMTP with credentials; unset, .eml files in DATA_DIR/outbox.
+    SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
+    MAIL_FROM: z.string().min(3).default('Stagedoor <no-reply@stagedoor.localhost>'),
+    // How often each instance looks for mail to send and reminders to queue.
+    MAIL_INTERVAL_MS: wholeNumber('must be a whole number of milliseconds')
+      .pipe(
+        z
+          .number()
+          .min(100, 'must be at least 100 ms')
+          .max(MAX_TIMER_MS, `must be at most ${MAX_TIMER_MS} ms`),
+      )
+      .default(2000),
     SEED_DEMO: ZFlag.default(true),
     IMAGE_STORAGE: z.enum(['disk', 'database'], { error: 'must be disk or database' }).default('disk'),
     NODE_ENV: z
@@ -228,6 +240,10 @@ export interface Config {
   /** How long a pending order holds its tickets. */
   checkoutHoldMinutes: number;
   settlementIntervalMs: number;
+  /** Set: mail goes out over SMTP; null: written as .eml files in DATA_DIR/outbox. */
+  smtpUrl: string | null;
+  mailFrom: string;
+  mailIntervalMs: number;
   /** After a broadcaster drops, viewers get `streamEnded` only if they have not started again by then. */
   streamGraceMs: number;
   /** Login and registration requests one IP may make a minute. */
@@ -292,6 +308,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         : null,
     checkoutHoldMinutes: vars.CHECKOUT_HOLD_MINUTES,
     settlementIntervalMs: vars.SETTLEMENT_INTERVAL_S * 1000,
+    smtpUrl: vars.SMTP_URL ?? null,
+    mailFrom: vars.MAIL_FROM,
+    mailIntervalMs: vars.MAIL_INTERVAL_MS,
     streamGraceMs: vars.STREAM_GRACE_MS,
     authRequestsPerIpPerMinute: vars.AUTH_RATE_LIMIT_PER_MINUTE,
     trustedProxies: vars.TRUST_PROXY ?? [],

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config';
 import type { Database } from './db/database';
 import type { ImageStore } from './modules/images/image-store';
+import type { SendMail } from './modules/mail/transport';
 import type { CardPayments } from './modules/money/payments';
 import type { PlaceOrder } from './modules/orders/orders.repo';
 
@@ -15,4 +16,6 @@ export interface Deps {
   placeOrder: PlaceOrder;
   /** The card payment provider; null with PAYMENT_PROVIDER=none (orders complete at once). */
   payments: CardPayments | null;
+  /** SMTP (SMTP_URL) or .eml files in DATA_DIR/outbox. */
+  sendMail: SendMail;
 }

@@ -101,6 +101,16 @@ export const ZProfileForm = z.object({
 });
 export type ProfileForm = z.infer<typeof ZProfileForm>;
 
+/** POST /auth/forgot-password: answered 202 whether or not the email is an account's. */
+export const ZForgotPasswordRequest = z.object({ email: ZEmail });
+
+/** POST /auth/reset-password: the token of the mailed link and the new password. */
+export const ZResetPasswordRequest = z.object({
+  token: z.string({ error: 'Token is required' }).min(1, 'Token is required').max(200, 'Token is too long'),
+  password: ZNewPassword,
+});
+export type ResetPasswordRequest = z.infer<typeof ZResetPasswordRequest>;
+
 /** POST /auth/change-password */
 export const ZChangePasswordRequest = z.object({
   currentPassword: z.string({ error: 'Current password is required' }).min(1, 'Current password is required'),

@@ -288,10 +288,10 @@ export type PayoutRow = typeof payouts.$inferSelect;
 export const OUTBOX_STATUSES = ['queued', 'sent', 'failed'] as const;
 
 /**
- * Mail waiting to go out, written in the same transaction as what caused it (decision 0021). `key` names
- * the message (`receipt:order:7`, `reminder-24h:event:3:account:5`), so it is queued once however often
- * its cause is replayed; the worker claims rows with FOR UPDATE SKIP LOCKED, so instances never send one
- * twice.
+ * Mail waiting to go out, queued in the same transaction as what caused it (decision 0021): its kind and
+ * the facts it tells, as they were then; it is rendered when sent. `key` names the message
+ * (`receipt:order:7`, `reminder-24h:event:3:account:5`), so it is queued once however often its cause is
+ * replayed. The worker leases due rows with FOR UPDATE SKIP LOCKED, so instances never send one twice.
  */
 export const outbox = pgTable(
   'outbox',
@@ -299,13 +299,11 @@ export const outbox = pgTable(
     id: serial('id').primaryKey(),
     key: text('key').notNull(),
     toAddress: text('to_address').notNull(),
-    subject: text('subject').notNull(),
-    html: text('html').notNull(),
-    text: text('text').notNull(),
-    // [{filename, contentType, content}] with text content (a calendar invitation).
-    attachments: jsonb('attachments').$type<MailAttachment[]>().notNull().default([]),
+    kind: text('kind').notNull(),
+    data: jsonb('data').$type<Record<string, unknown>>().notNull(),
     status: text('status', { enum: OUTBOX_STATUSES }).notNull().default('queued'),
     attempts: integer('attempts').notNull().default(0),
+    // When the message may be tried (again); a worker sending it pushes this out as its lease.
     nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
     lastError: text('last_error'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -316,12 +314,6 @@ export const outbox = pgTable(
     index('outbox_status_next_attempt_at_index').on(table.status, table.nextAttemptAt),
   ],
 );
-
-export interface MailAttachment {
-  filename: string;
-  contentType: string;
-  content: string;
-}
 
 export type OutboxRow = typeof outbox.$inferSelect;
 

@@ -4,6 +4,7 @@ import {
   ZStreamRequest,
   type StreamEndReason,
 } from '@stagedoor/shared/realtime';
+import { queueLiveNow } from '../modules/mail/reminders';
 import { ownedEvent, watchableEvent } from './access';
 import { streamRoom, type Live, type LiveSocket } from './context';
 import { LiveError, type SocketHandlers } from './handlers';
@@ -66,7 +67,11 @@ export function registerStreamHandlers(live: Live, socket: LiveSocket, handlers:
         throw error;
       }
       // Fans waiting on the stream page join at once instead of at their next retry.
-      if (previous === null) live.io.to(streamRoom(eventId)).emit('streamStarted', { eventId });
+      if (previous === null) {
+        live.io.to(streamRoom(eventId)).emit('streamStarted', { eventId });
+        // Ticket holders not on the page hear it by mail, once per show.
+        await queueLiveNow(db, eventId);
+      }
       await announceViewerCount(live, eventId);
       return {};
     }),

@@ -14,7 +14,20 @@ export async function setupRateLimit(app: FastifyInstance): Promise<void> {
 
 /** A hook counting every request per client IP (IPv6 grouped by /64, the plugin's default key). */
 export function limitRequestsPerIp(app: FastifyInstance, limit: Limit): onRequestAsyncHookHandler {
-  const check = app.createRateLimit({ max: limit.max, timeWindow: limit.timeWindowMs });
+  return limitRequests(app, limit);
+}
+
+/** Counts every request per key (the client IP unless `keyOf` says otherwise); a 429 past the limit. */
+export function limitRequests(
+  app: FastifyInstance,
+  limit: Limit,
+  keyOf?: (request: FastifyRequest) => string,
+): (request: FastifyRequest, reply: FastifyReply) => Promise<void> {
+  const check = app.createRateLimit({
+    max: limit.max,
+    timeWindow: limit.timeWindowMs,
+    ...(keyOf && { keyGenerator: keyOf }),
+  });
   return async (request, reply) => {
     const state = await check(request);
     if (!state.isAllowed && state.isExceeded) throw tooManyAttempts(reply, state.ttlInSeconds);

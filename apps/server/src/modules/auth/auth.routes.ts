@@ -2,6 +2,8 @@ import {
   ROLES,
   ZAuthResponse,
   ZChangePasswordRequest,
+  ZForgotPasswordRequest,
+  ZResetPasswordRequest,
   ZLoginRequest,
   ZProfileUpdateRequest,
   ZRegisterRequest,
@@ -15,9 +17,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AppError, hasCode, parseOrThrow } from '../../errors';
 import { authenticate, requireAuth, signedInAccount } from '../../plugins/auth';
 import { readMultipartForm } from '../../plugins/multipart';
-import { limitFailures, limitRequestsPerIp, type Limit } from '../../plugins/rate-limit';
+import { limitFailures, limitRequests, limitRequestsPerIp, type Limit } from '../../plugins/rate-limit';
 import { PROFILE_IMAGE } from '../images/images.service';
-import { changePassword, logIn, registerAccount } from './auth.service';
+import { changePassword, logIn, registerAccount, requestPasswordReset, resetPassword } from './auth.service';
 import { updateProfile } from './profile.service';
 import { toSessionUser } from './session-user';
 
@@ -25,6 +27,10 @@ import { toSessionUser } from './session-user';
 export const FAILURES_PER_EMAIL: Limit = { max: 10, timeWindowMs: 15 * 60_000 };
 
 const PICK_AN_IMAGE_MESSAGE = 'Please choose an image';
+export const RESET_REQUESTED_MESSAGE =
+  'If an account has this email, a link to choose a new password is on its way.';
+/** Reset links one email address may be sent. */
+export const RESETS_PER_EMAIL: Limit = { max: 3, timeWindowMs: 60 * 60_000 };
 
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   // Login and registration requests from one IP, all four routes together.
@@ -87,6 +93,23 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       throw error;
     }
   });
+
+  // A reset request mails the account's owner: limited per IP like logins, and per email address.
+  const resetsPerEmail = limitRequests(app, RESETS_PER_EMAIL, (request) => `reset:${emailOf(request)}`);
+  app.post(
+    '/auth/forgot-password',
+    { onRequest: requestsPerIp, preHandler: resetsPerEmail, schema: { body: ZForgotPasswordRequest } },
+    async (request, reply) => {
+      await requestPasswordReset(app.deps, request.body.email, new Date());
+      return reply.code(202).send({ message: RESET_REQUESTED_MESSAGE });
+    },
+  );
+
+  app.post(
+    '/auth/reset-password',
+    { onRequest: requestsPerIp, schema: { body: ZResetPasswordRequest, response: { 200: ZAuthResponse } } },
+    async (request) => resetPassword(app.deps, request.body, new Date()),
+  );
 
   app.post(
     '/auth/change-password',

@@ -5,8 +5,15 @@ import type {
   RegisterRequest,
   Role,
 } from '@stagedoor/shared/auth';
-import { violatedUniqueIndex } from '../../db/database';
-import { ACCOUNT_EMAIL_INDEX, ACCOUNT_NICKNAME_INDEX, type AccountRow } from '../../db/schema';
+import { createHash, randomBytes } from 'node:crypto';
+import { and, eq, gt, isNull } from 'drizzle-orm';
+import { violatedUniqueIndex, type Database } from '../../db/database';
+import {
+  ACCOUNT_EMAIL_INDEX,
+  ACCOUNT_NICKNAME_INDEX,
+  passwordResets,
+  type AccountRow,
+} from '../../db/schema';
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
 import {
@@ -15,6 +22,7 @@ import {
   insertAccount,
   replacePassword,
 } from './accounts.repo';
+import { queueMail } from '../mail/outbox';
 import { candidatePrefix, firstFreeNickname, nicknameBase, randomNickname } from './nicknames';
 import { hashPassword, verifyDecoyPassword, verifyPassword } from './passwords';
 import { toSessionUser } from './session-user';
@@ -48,14 +56,23 @@ export async function registerAccount(
         ? firstFreeNickname(base, new Set(await findNicknamesStartingWith(deps.db, candidatePrefix(base))))
         : randomNickname(base);
     try {
-      const account = await insertAccount(deps.db, {
-        email: input.email,
-        passwordHash,
-        role,
-        firstName: input.firstName,
-        lastName: input.lastName,
-        nickname,
-        timeZone: input.timeZone ?? 'UTC',
+      const account = await deps.db.transaction(async (tx) => {
+        const inserted = await insertAccount(tx, {
+          email: input.email,
+          passwordHash,
+          role,
+          firstName: input.firstName,
+          lastName: input.lastName,
+          nickname,
+          timeZone: input.timeZone ?? 'UTC',
+        });
+        await queueMail(tx, {
+          key: `welcome:account:${inserted.id}`,
+          to: inserted.email,
+          kind: 'welcome',
+          facts: { firstName: inserted.firstName, role },
+        });
+        return inserted;
       });
       return await startSession(deps, account);
     } catch (error) {
@@ -101,9 +118,86 @@ export async function changePassword(
       currentPassword: WRONG_CURRENT_PASSWORD_MESSAGE,
     });
   }
-  const updated = await replacePassword(deps.db, account.id, await hashPassword(input.newPassword));
-  if (!updated) throw new AppError('NOT_FOUND', 'Account not found');
-  return startSession(deps, updated);
+  return startSession(deps, await setPassword(deps.db, account.id, input.newPassword));
+}
+
+/**
+ * The one way a password changes (the Profile form, a reset link): every older token is revoked and
+ * the owner is told by mail, in one transaction.
+ */
+async function setPassword(db: Database, accountId: number, password: string): Promise<AccountRow> {
+  const passwordHash = await hashPassword(password);
+  return db.transaction(async (tx) => {
+    const updated = await replacePassword(tx, accountId, passwordHash);
+    if (!updated) throw new AppError('NOT_FOUND', 'Account not found');
+    await queueMail(tx, {
+      key: `password-changed:account:${accountId}:${updated.tokenVersion}`,
+      to: updated.email,
+      kind: 'password-changed',
+      facts: { firstName: updated.firstName },
+    });
+    return updated;
+  });
+}
+
+const RESET_LINK_MS = 60 * 60_000;
+
+const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/**
+ * POST /auth/forgot-password: mails a single-use link valid an hour, when the email is an account's.
+ * The caller learns nothing either way (the route answers 202 in both cases, in about the same time).
+ */
+export async function requestPasswordReset(deps: Pick<Deps, 'db'>, email: string, now: Date): Promise<void> {
+  const account = await findAccountByEmail(deps.db, email);
+  if (!account) return;
+  const token = randomBytes(32).toString('base64url');
+  await deps.db.transaction(async (tx) => {
+    const [reset] = await tx
+      .insert(passwordResets)
+      .values({
+        accountId: account.id,
+        tokenHash: hashToken(token),
+        expiresAt: new Date(now.getTime() + RESET_LINK_MS),
+      })
+      .returning({ id: passwordResets.id });
+    if (!reset) throw new Error('insert into password_resets returned no row');
+    await queueMail(tx, {
+      key: `password-reset:${reset.id}`,
+      to: account.email,
+      kind: 'password-reset',
+      facts: { firstName: account.firstName, token },
+    });
+  });
+}
+
+export const RESET_LINK_INVALID_MESSAGE = 'This reset link is invalid or has expired. Ask for a new one.';
+
+/**
+ * POST /auth/reset-password: the link's token, used once within the hour, sets the new password (which
+ * revokes every older token) and signs the account in.
+ */
+export async function resetPassword(
+  deps: Pick<Deps, 'db' | 'config'>,
+  input: { token: string; password: string },
+  now: Date,
+): Promise<AuthResponse> {
+  const [reset] = await deps.db
+    .update(passwordResets)
+    .set({ usedAt: now })
+    .where(
+      and(
+        eq(passwordResets.tokenHash, hashToken(input.token)),
+        isNull(passwordResets.usedAt),
+        gt(passwordResets.expiresAt, now),
+      ),
+    )
+    .returning({ accountId: passwordResets.accountId });
+  if (!reset)
+    throw new AppError('VALIDATION_FAILED', RESET_LINK_INVALID_MESSAGE, {
+      token: RESET_LINK_INVALID_MESSAGE,
+    });
+  return startSession(deps, await setPassword(deps.db, reset.accountId, input.password));
 }
 
 async function startSession(deps: Pick<Deps, 'config'>, account: AccountRow): Promise<AuthResponse> {

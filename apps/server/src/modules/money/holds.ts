@@ -1,6 +1,7 @@
 import { and, eq, isNull, lte, sql } from 'drizzle-orm';
 import type { Database } from '../../db/database';
 import { events, orders, type OrderRow } from '../../db/schema';
+import { queueReceipt, queueRefundNotice } from '../mail/outbox';
 import { releaseTickets } from '../orders/orders.repo';
 import { platformFeeBps, post, refundOf, saleOf } from './ledger';
 
@@ -56,8 +57,9 @@ export async function completeOrder(
       .where(eq(events.id, order.eventId));
     if (!event) throw new Error(`order ${order.id} has no event`);
     await post(tx, saleOf(order, event.creatorId, await platformFeeBps(tx, event), now));
-    if (retaken) return order;
-    return refundOrder(tx, order, event.creatorId, 'late_payment', now);
+    if (!retaken) return refundOrder(tx, order, event.creatorId, 'late_payment', now);
+    await queueReceipt(tx, order.id);
+    return order;
   });
 }
 
@@ -98,5 +100,6 @@ export async function refundOrder(
     .returning();
   if (!refunded) throw new Error(`order ${order.id} is not completed`);
   await post(tx, await refundOf(tx, refunded, creatorId, now));
+  await queueRefundNotice(tx, refunded.id, reason);
   return refunded;
 }

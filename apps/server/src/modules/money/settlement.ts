@@ -6,7 +6,6 @@ import {
 } from '@stagedoor/shared/money';
 import { and, asc, count, eq, gt, isNotNull, isNull, lte, notExists, sql, sum } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import type { FastifyInstance } from 'fastify';
 import type { Database } from '../../db/database';
 import {
   accounts,
@@ -44,25 +43,6 @@ export async function runSettlement(deps: SettlementDeps, now: Date): Promise<vo
   await payOut(deps, now);
   await sendPayouts(deps, now);
   await sendRefunds(deps);
-}
-
-/** Runs the job every SETTLEMENT_INTERVAL_S on this instance, until the app closes. */
-export function startSettlement(app: FastifyInstance): void {
-  const { deps } = app;
-  let running: Promise<void> | null = null;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = runSettlement(deps, new Date())
-      .catch((error: unknown) => deps.log.error({ err: error }, 'settlement run failed'))
-      .finally(() => {
-        running = null;
-      });
-  }, deps.config.settlementIntervalMs);
-  timer.unref();
-  app.addHook('onClose', async () => {
-    clearInterval(timer);
-    await running;
-  });
 }
 
 /** Pending orders whose hold ran out. */

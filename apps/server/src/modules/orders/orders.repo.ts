@@ -1,6 +1,7 @@
 import { and, count, desc, eq, gt, inArray, isNull, lte, ne, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/database';
 import { accounts, events, orders, type EventRow, type OrderRow } from '../../db/schema';
+import { queueReceipt } from '../mail/outbox';
 import { platformFeeBps, post, saleOf } from '../money/ledger';
 
 export type OrderedEvent = Pick<EventRow, 'id' | 'name' | 'image' | 'date'>;
@@ -132,7 +133,10 @@ export async function placeOrder(
       })
       .returning();
     if (!order) throw new Error('insert into orders returned no row');
-    if (!heldUntil) await post(tx, saleOf(order, event.creatorId, await platformFeeBps(tx, event), now));
+    if (!heldUntil) {
+      await post(tx, saleOf(order, event.creatorId, await platformFeeBps(tx, event), now));
+      await queueReceipt(tx, order.id);
+    }
     return { order, event };
   });
 }

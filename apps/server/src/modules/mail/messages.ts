@@ -1,0 +1,182 @@
+import { formatDollars } from '@stagedoor/shared/money';
+import { eventCalendar } from '../events/calendar';
+import type { MailFacts, MailKind, ShowFacts } from './outbox';
+
+export interface RenderedMail {
+  subject: string;
+  html: string;
+  text: string;
+  attachments: { filename: string; contentType: string; content: string }[];
+}
+
+/** What rendering needs beyond a message's facts: the site's address and signed links. */
+export interface MailLinks {
+  siteUrl: string;
+  /** The link that turns an account's reminders off. */
+  remindersOff: (accountId: number) => string;
+}
+
+/** A paragraph, or a button (`[label, url]`), of a message's body. */
+type Block = string | { button: string; url: string };
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+
+/** The show's time where the reader is, with its zone: 'Thursday, November 26, 2026 at 7:00 PM GMT+1'. */
+export function showTime(facts: Pick<ShowFacts, 'eventDate' | 'timeZone'>): string {
+  return new Intl.DateTimeFormat('en-US', {
+    weekday: 'long',
+    month: 'long',
+    day: 'numeric',
+    year: 'numeric',
+    hour: 'numeric',
+    minute: '2-digit',
+    timeZone: facts.timeZone,
+    timeZoneName: 'short',
+  }).format(new Date(facts.eventDate));
+}
+
+/** One look for every message: the brand bar, the blocks, a footer; and the same words as plain text. */
+function layout(subject: string, blocks: Block[], footer?: string): Omit<RenderedMail, 'attachments'> {
+  const body = blocks
+    .map((block) =>
+      typeof block === 'string'
+        ? `<p style="margin:0 0 16px;line-height:1.5">${escapeHtml(block)}</p>`
+        : `<p style="margin:24px 0"><a href="${escapeHtml(block.url)}" style="background:#db2777;color:#ffffff;padding:12px 20px;border-radius:8px;text-decoration:none;font-weight:600">${escapeHtml(block.button)}</a></p>`,
+    )
+    .join('\n');
+  const html = `<!doctype html>
+<html><body style="margin:0;background:#f8fafc;font-family:Helvetica,Arial,sans-serif;color:#0f172a">
+<div style="max-width:560px;margin:0 auto;padding:24px">
+<div style="background:#0f172a;color:#ffffff;padding:16px 24px;border-radius:12px 12px 0 0;font-weight:700;font-size:18px">Stagedoor</div>
+<div style="background:#ffffff;padding:24px;border-radius:0 0 12px 12px;border:1px solid #e2e8f0">
+<h1 style="font-size:20px;margin:0 0 16px">${escapeHtml(subject)}</h1>
+${body}
+</div>
+${footer ? `<p style="font-size:12px;color:#64748b;margin:16px 0">${escapeHtml(footer)}</p>` : ''}
+</div></body></html>`;
+  const text = [
+    subject,
+    '',
+    ...blocks.map((block) => (typeof block === 'string' ? block : `${block.button}: ${block.url}`)),
+    ...(footer ? ['', footer] : []),
+  ].join('\n\n');
+  return { subject, html, text };
+}
+
+const plain = (mail: Omit<RenderedMail, 'attachments'>): RenderedMail => ({ ...mail, attachments: [] });
+
+const eventUrl = (links: MailLinks, facts: ShowFacts) => `${links.siteUrl}/events/${facts.eventId}`;
+const streamUrl = (links: MailLinks, facts: ShowFacts) => `${links.siteUrl}/events/${facts.eventId}/stream`;
+const remindersFooter = (links: MailLinks, accountId: number) =>
+  `You get this because you hold a ticket. Turn reminders off: ${links.remindersOff(accountId)}`;
+
+const RENDER: { [Kind in MailKind]: (facts: MailFacts[Kind], links: MailLinks) => RenderedMail } = {
+  welcome: (facts, links) =>
+    plain(
+      layout(`Welcome to Stagedoor, ${facts.firstName}`, [
+        facts.role === 'creator'
+          ? 'Your creator account is ready: publish an event, share its link, and go live from your browser.'
+          : 'Your account is ready: find a show, get your tickets, and watch it live with the chat.',
+        facts.role === 'creator'
+          ? { button: 'Create your first event', url: `${links.siteUrl}/creators/dashboard/events/create` }
+          : { button: 'Browse events', url: `${links.siteUrl}/events` },
+      ]),
+    ),
+
+  receipt: (facts, links) => ({
+    ...layout(`Your tickets for ${facts.eventName}`, [
+      `Thank you, ${facts.firstName}. Order #${facts.orderId}: ${facts.quantity} ticket(s), ${formatDollars(facts.totalCents)} in total.`,
+      `${facts.eventName}${facts.creatorName ? ` with ${facts.creatorName}` : ''}: ${showTime(facts)}.`,
+      'The calendar invitation is attached. Come back to this link when the show starts:',
+      { button: 'Watch', url: streamUrl(links, facts) },
+    ]),
+    attachments: [
+      {
+        filename: 'stagedoor-event.ics',
+        contentType: 'text/calendar; charset=utf-8',
+        content: eventCalendar(
+          {
+            id: facts.eventId,
+            name: facts.eventName,
+            description: facts.eventName,
+            date: new Date(facts.eventDate),
+          },
+          { firstName: facts.creatorName, lastName: '', nickname: '', timeZone: 'UTC' },
+          eventUrl(links, facts),
+        ),
+      },
+    ],
+  }),
+
+  'reminder-24h': (facts, links) =>
+    plain(
+      layout(
+        `${facts.eventName} is tomorrow`,
+        [
+          `Hi ${facts.firstName}, your show starts ${showTime(facts)}.`,
+          { button: 'Open the event', url: eventUrl(links, facts) },
+        ],
+        remindersFooter(links, facts.accountId),
+      ),
+    ),
+
+  'reminder-1h': (facts, links) =>
+    plain(
+      layout(
+        `${facts.eventName} starts in an hour`,
+        [
+          `Hi ${facts.firstName}, your show starts ${showTime(facts)}.`,
+          { button: 'Watch', url: streamUrl(links, facts) },
+        ],
+        remindersFooter(links, facts.accountId),
+      ),
+    ),
+
+  'live-now': (facts, links) =>
+    plain(
+      layout(
+        `${facts.eventName} is live now`,
+        [
+          `Hi ${facts.firstName}, the show has started.`,
+          { button: 'Watch now', url: streamUrl(links, facts) },
+        ],
+        remindersFooter(links, facts.accountId),
+      ),
+    ),
+
+  refund: (facts, links) =>
+    plain(
+      layout(`Refund for ${facts.eventName}`, [
+        facts.reason === 'cancelled'
+          ? `Hi ${facts.firstName}, ${facts.eventName} (${showTime(facts)}) was cancelled by its creator.`
+          : facts.reason === 'outage'
+            ? `Hi ${facts.firstName}, ${facts.eventName} was disrupted by a Stagedoor outage. We are sorry.`
+            : `Hi ${facts.firstName}, your payment for ${facts.eventName} arrived after your tickets were released, and they were sold out by then.`,
+        `Order #${facts.orderId} is refunded in full: ${formatDollars(facts.totalCents)}. Card refunds take 5 to 10 days to appear.`,
+        { button: 'Find another show', url: `${links.siteUrl}/events` },
+      ]),
+    ),
+
+  'password-changed': (facts) =>
+    plain(
+      layout('Your Stagedoor password was changed', [
+        `Hi ${facts.firstName}, the password of your account was just changed and every other session was signed out.`,
+        'If this was not you, reset your password at once and write to us.',
+      ]),
+    ),
+
+  'password-reset': (facts, links) =>
+    plain(
+      layout('Reset your Stagedoor password', [
+        `Hi ${facts.firstName}, use this link within an hour to choose a new password. It works once.`,
+        { button: 'Choose a new password', url: `${links.siteUrl}/reset-password?token=${facts.token}` },
+        'If you did not ask for it, ignore this message: your password stays as it is.',
+      ]),
+    ),
+};
+
+/** The message of a queued row, in the product's look, with its plain-text part and attachments. */
+export function renderMail(kind: MailKind, facts: Record<string, unknown>, links: MailLinks): RenderedMail {
+  const render = RENDER[kind] as (facts: unknown, links: MailLinks) => RenderedMail;
+  return render(facts, links);
+}

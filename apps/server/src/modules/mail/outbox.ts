@@ -1,0 +1,142 @@
+import { and, eq } from 'drizzle-orm';
+import type { Database } from '../../db/database';
+import { accounts, events, orders, outbox, type RefundReason } from '../../db/schema';
+
+/** The facts a message tells, by kind, as they were when it was queued; rendered when sent. */
+export interface MailFacts {
+  welcome: { firstName: string; role: 'creator' | 'user' };
+  receipt: ShowFacts & { orderId: number; quantity: number; totalCents: number; creatorName: string };
+  'reminder-24h': ShowFacts & { accountId: number };
+  'reminder-1h': ShowFacts & { accountId: number };
+  'live-now': ShowFacts & { accountId: number };
+  refund: ShowFacts & { orderId: number; totalCents: number; reason: RefundReason };
+  'password-changed': { firstName: string };
+  'password-reset': { firstName: string; token: string };
+}
+
+export type MailKind = keyof MailFacts;
+
+/** What every message about a show says: whom it greets, the show, and its time in their zone. */
+export interface ShowFacts {
+  firstName: string;
+  timeZone: string;
+  eventId: number;
+  eventName: string;
+  /** ISO 8601, UTC. */
+  eventDate: string;
+}
+
+export interface QueuedMail<Kind extends MailKind> {
+  key: string;
+  to: string;
+  kind: Kind;
+  facts: MailFacts[Kind];
+}
+
+/**
+ * Queues a message in the caller's transaction: it goes out if, and only if, what caused it commits.
+ * A message whose key is queued already is not queued again.
+ */
+export async function queueMail<Kind extends MailKind>(tx: Database, mail: QueuedMail<Kind>): Promise<void> {
+  await tx
+    .insert(outbox)
+    .values({ key: mail.key, toAddress: mail.to, kind: mail.kind, data: { ...mail.facts } })
+    .onConflictDoNothing({ target: outbox.key });
+}
+
+/** The order, its buyer and its show: what a receipt or a refund notice tells. */
+async function orderFacts(tx: Database, orderId: number) {
+  const [row] = await tx
+    .select({
+      order: { id: orders.id, quantity: orders.quantity, totalCents: orders.totalCents },
+      buyer: { email: accounts.email, firstName: accounts.firstName, timeZone: accounts.timeZone },
+      event: { id: events.id, name: events.name, date: events.date, creatorId: events.creatorId },
+    })
+    .from(orders)
+    .innerJoin(accounts, eq(accounts.id, orders.accountId))
+    .innerJoin(events, eq(events.id, orders.eventId))
+    .where(eq(orders.id, orderId));
+  if (!row) throw new Error(`order ${orderId} not found`);
+  return row;
+}
+
+function showFacts(
+  buyer: { firstName: string; timeZone: string },
+  event: { id: number; name: string; date: Date },
+): ShowFacts {
+  return {
+    firstName: buyer.firstName,
+    timeZone: buyer.timeZone,
+    eventId: event.id,
+    eventName: event.name,
+    eventDate: event.date.toISOString(),
+  };
+}
+
+/** The buyer's receipt, queued with the order's completion. */
+export async function queueReceipt(tx: Database, orderId: number): Promise<void> {
+  const { order, buyer, event } = await orderFacts(tx, orderId);
+  const [creator] = await tx
+    .select({ firstName: accounts.firstName, lastName: accounts.lastName })
+    .from(accounts)
+    .where(eq(accounts.id, event.creatorId));
+  await queueMail(tx, {
+    key: `receipt:order:${order.id}`,
+    to: buyer.email,
+    kind: 'receipt',
+    facts: {
+      ...showFacts(buyer, event),
+      orderId: order.id,
+      quantity: order.quantity,
+      totalCents: order.totalCents,
+      creatorName: creator ? `${creator.firstName} ${creator.lastName}` : '',
+    },
+  });
+}
+
+/** The buyer's refund notice, queued with the refund. */
+export async function queueRefundNotice(tx: Database, orderId: number, reason: RefundReason): Promise<void> {
+  const { order, buyer, event } = await orderFacts(tx, orderId);
+  await queueMail(tx, {
+    key: `refund:order:${order.id}`,
+    to: buyer.email,
+    kind: 'refund',
+    facts: { ...showFacts(buyer, event), orderId: order.id, totalCents: order.totalCents, reason },
+  });
+}
+
+/**
+ * One message of `kind` to every ticket holder of the event who has not turned reminders off, once per
+ * show and buyer (the key), however often this runs. `paidBefore`: only orders completed by then.
+ */
+export async function queueToTicketHolders(
+  tx: Database,
+  eventId: number,
+  kind: 'reminder-24h' | 'reminder-1h' | 'live-now',
+  paidBefore?: Date,
+): Promise<void> {
+  const holders = await tx
+    .selectDistinct({
+      accountId: accounts.id,
+      email: accounts.email,
+      firstName: accounts.firstName,
+      timeZone: accounts.timeZone,
+      event: { id: events.id, name: events.name, date: events.date },
+      completedAt: orders.completedAt,
+    })
+    .from(orders)
+    .innerJoin(accounts, eq(accounts.id, orders.accountId))
+    .innerJoin(events, eq(events.id, orders.eventId))
+    .where(
+      and(eq(orders.eventId, eventId), eq(orders.status, 'completed'), eq(accounts.remindersEnabled, true)),
+    );
+  for (const holder of holders) {
+    if (paidBefore && (!holder.completedAt || holder.completedAt > paidBefore)) continue;
+    await queueMail(tx, {
+      key: `${kind}:event:${eventId}:account:${holder.accountId}`,
+      to: holder.email,
+      kind,
+      facts: { ...showFacts(holder, holder.event), accountId: holder.accountId },
+    });
+  }
+}
