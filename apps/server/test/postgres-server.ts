@@ -40,9 +40,10 @@ export async function startPostgresServer(): Promise<PostgresServer> {
     const ids = await Promise.all([run('id', ['-u', 'postgres']), run('id', ['-g', 'postgres'])]);
     await chown(dir, Number(ids[0].stdout), Number(ids[1].stdout));
   }
-  await run(
-    ...command('initdb', ['-D', dataDir, '-U', 'postgres', '--auth=trust', '--no-sync', '--locale=C']),
-  );
+  // UTF8 as a production server has: with the C locale's default (SQL_ASCII), text functions such as
+  // the event search's translate() would work on bytes, not characters.
+  const initdb = ['-D', dataDir, '-U', 'postgres', '--auth=trust', '--no-sync', '--locale=C', '-E', 'UTF8'];
+  await run(...command('initdb', initdb));
 
   const logFile = path.join(tmpdir(), `${path.basename(dir)}.log`);
   const settings = [

@@ -103,6 +103,7 @@ export type ProfileForm = z.infer<typeof ZProfileForm>;
 
 /** POST /auth/forgot-password: answered 202 whether or not the email is an account's. */
 export const ZForgotPasswordRequest = z.object({ email: ZEmail });
+export type ForgotPasswordRequest = z.infer<typeof ZForgotPasswordRequest>;
 
 /** POST /auth/reset-password: the token of the mailed link and the new password. */
 export const ZResetPasswordRequest = z.object({

@@ -4,6 +4,7 @@ import {
   EVENT_MAX_TICKETS_MAX,
   EVENT_NAME_MAX_LENGTH,
   EVENT_PRICE_MAX,
+  EVENT_SEARCH_MAX_LENGTH,
   EVENTS_PAGE_DEFAULT,
   EVENTS_PAGE_MAX,
 } from './limits';
@@ -66,13 +67,16 @@ const ZEventDescription = z
     EVENT_DESCRIPTION_MAX_LENGTH,
     `Description must be at most ${EVENT_DESCRIPTION_MAX_LENGTH} characters`,
   );
-export const ZPrice = z.preprocess(
-  fromDecimalText,
-  numberField('Price')
-    .min(0, 'Price must be 0 or more')
-    .max(EVENT_PRICE_MAX, `Price must be at most ${EVENT_PRICE_MAX}`)
-    .refine(hasAtMostTwoDecimals, 'Price can have at most two decimals'),
-);
+/** An amount of dollars, as a price is: 0 to EVENT_PRICE_MAX, at most two decimals. */
+const dollars = (label: string) =>
+  z.preprocess(
+    fromDecimalText,
+    numberField(label)
+      .min(0, `${label} must be 0 or more`)
+      .max(EVENT_PRICE_MAX, `${label} must be at most ${EVENT_PRICE_MAX}`)
+      .refine(hasAtMostTwoDecimals, `${label} can have at most two decimals`),
+  );
+export const ZPrice = dollars('Price');
 export const ZMaxTickets = wholeNumber('Maximum tickets', 1, EVENT_MAX_TICKETS_MAX);
 /** At most maxTickets (checked by the server against the event's stored or new maxTickets). */
 export const ZMaxPerBuyer = wholeNumber('Maximum per buyer', 1, EVENT_MAX_TICKETS_MAX);
@@ -122,11 +126,46 @@ export const ZEventIdParams = z.object({ id: positiveId('Event id') });
 /** GET /events/creator/{creatorId}, GET /creators/{creatorId} */
 export const ZCreatorIdParams = z.object({ creatorId: positiveId('Creator id') });
 
-/** GET /events?limit&offset: a page of the upcoming events, soonest first. */
-export const ZEventListQuery = z.object({
-  limit: wholeNumber('limit', 1, EVENTS_PAGE_MAX).default(EVENTS_PAGE_DEFAULT),
-  offset: wholeNumber('offset', 0, ID_MAX).default(0),
-});
+const END_OF_DAY = 'T23:59:59.999Z';
+
+/**
+ * A bound of a date search, parsed to the instant it stands for: an instant with its offset as it is,
+ * or a calendar date `YYYY-MM-DD` taken as a UTC day, from its first millisecond (`from`) or through its
+ * last (`to`). The web app sends the instants of the visitor's own day.
+ */
+const searchBound = (label: 'from' | 'to') =>
+  z
+    .union([z.iso.date(), z.iso.datetime({ offset: true })], {
+      error: `${label} must be a date (YYYY-MM-DD) or a date and time with its offset`,
+    })
+    .transform((text) =>
+      text.length > 10
+        ? new Date(text)
+        : new Date(`${text}${label === 'from' ? 'T00:00:00.000Z' : END_OF_DAY}`),
+    );
+
+/**
+ * GET /events?limit&offset&q&from&to&maxPrice: a page of the upcoming events, soonest first, narrowed to
+ * those whose name, description or creator's name or nickname contains every word of `q` (any case, any
+ * accents), dated within [from, to] (both inclusive) and priced at most `maxPrice` dollars.
+ */
+export const ZEventListQuery = z
+  .object({
+    limit: wholeNumber('limit', 1, EVENTS_PAGE_MAX).default(EVENTS_PAGE_DEFAULT),
+    offset: wholeNumber('offset', 0, ID_MAX).default(0),
+    q: z
+      .string({ error: 'q must be text' })
+      .trim()
+      .max(EVENT_SEARCH_MAX_LENGTH, `q must be at most ${EVENT_SEARCH_MAX_LENGTH} characters`)
+      .optional(),
+    from: searchBound('from').optional(),
+    to: searchBound('to').optional(),
+    maxPrice: dollars('maxPrice').optional(),
+  })
+  .refine(({ from, to }) => !from || !to || from <= to, {
+    path: ['to'],
+    error: 'to must not be before from',
+  });
 export type EventListQuery = z.infer<typeof ZEventListQuery>;
 
 export const ZEventCreator = z.object({

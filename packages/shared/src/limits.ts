@@ -18,6 +18,8 @@ export const EVENT_PRICE_MAX = 100_000;
 export const EVENT_MAX_TICKETS_MAX = 100_000;
 export const EVENTS_PAGE_DEFAULT = 50;
 export const EVENTS_PAGE_MAX = 100;
+/** The longest search text of GET /events?q. */
+export const EVENT_SEARCH_MAX_LENGTH = 100;
 
 export const CHAT_MESSAGE_MAX_LENGTH = 500;
 export const CHAT_HISTORY_LIMIT = 50;

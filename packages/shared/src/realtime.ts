@@ -153,5 +153,9 @@ export const ZLiveConfig = z.object({
 });
 export type LiveConfig = z.infer<typeof ZLiveConfig>;
 
+/** GET /api/events/{id}/live: whether the event's creator is broadcasting it now. */
+export const ZLiveStatus = z.object({ live: z.boolean() });
+export type LiveStatus = z.infer<typeof ZLiveStatus>;
+
 /** The `performance.mark` a viewer's page sets when it asks to join: the start of its wait for a picture. */
 export const JOIN_STREAM_MARK = 'stagedoor:join-stream';

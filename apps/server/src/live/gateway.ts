@@ -69,11 +69,19 @@ export async function setupLiveGateway(app: FastifyInstance): Promise<LiveHandle
     live.graceTimers.clear();
     await media.close();
   });
-  return { endStream: (eventId) => endStream(live, eventId, 'stopped') };
+  return {
+    endStream: (eventId) => endStream(live, eventId, 'stopped'),
+    isLive: async (eventId) => (await live.registry.broadcasterOf(eventId)) !== null,
+  };
 }
 
 /** What the rest of the server may ask of the live gateway. */
 export interface LiveHandle {
   /** Ends the event's show for everyone watching, as its creator's Stop would (a cancelled event). */
   endStream: (eventId: number) => Promise<void>;
+  /**
+   * Whether the event's show is on: it has a broadcaster (also while one who dropped has the grace
+   * period to come back), on whichever instance they are connected to.
+   */
+  isLive: (eventId: number) => Promise<boolean>;
 }

@@ -1,4 +1,5 @@
-import { ZLiveConfig, type MediaMode } from '@stagedoor/shared/realtime';
+import { ZEventIdParams } from '@stagedoor/shared/events';
+import { ZLiveConfig, ZLiveStatus, type MediaMode } from '@stagedoor/shared/realtime';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { IceServer } from '../config';
 import { optionalAccount } from '../plugins/auth';
@@ -18,4 +19,15 @@ export const liveRoutes: FastifyPluginAsyncZod = async (app) => {
     if (!account) return { iceServers: iceServers.filter(isStun), media };
     return { iceServers: turn ? [...iceServers, turnServerFor(turn, account.id)] : iceServers, media };
   });
+
+  // The event page asks every few seconds around the show to offer "Watch now"; an answer kept by a
+  // cache would hide the start of the show from everyone behind it.
+  app.get(
+    '/events/:id/live',
+    { schema: { params: ZEventIdParams, response: { 200: ZLiveStatus } } },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return { live: await app.live.isLive(request.params.id) };
+    },
+  );
 };

@@ -1,17 +1,23 @@
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors';
+import { siteOrigin } from '../site';
+import { previewOf, withPreview } from './page-previews';
 
 // Vite puts content-hashed files under /assets: a new build means new names.
 const ASSETS_DIR = `${path.sep}assets${path.sep}`;
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const NOT_PAGES = ['/api/', '/socket.io/'];
+// Always revalidated, so a new deployment is picked up on the next visit.
+const REVALIDATE = 'no-cache';
 
 /**
  * Serves the built web app when there is one (apps/web/dist), with history-mode routing: a page
- * request for any client route gets index.html. Everything else unknown is a JSON 404.
+ * request for any client route gets index.html, with the page's title and share preview in its head
+ * for an event's or a creator's page. Everything else unknown is a JSON 404.
  */
 export async function setupWebApp(app: FastifyInstance, webDistDir: string): Promise<void> {
   const hasWebApp = existsSync(path.join(webDistDir, 'index.html'));
@@ -20,24 +26,46 @@ export async function setupWebApp(app: FastifyInstance, webDistDir: string): Pro
       root: webDistDir,
       setHeaders: (reply, filePath) => {
         if (filePath.includes(ASSETS_DIR)) reply.header('cache-control', IMMUTABLE);
-        // Always revalidated, so a new deployment is picked up on the next visit.
-        else if (path.basename(filePath) === 'index.html') reply.header('cache-control', 'no-cache');
+        else if (path.basename(filePath) === 'index.html') reply.header('cache-control', REVALIDATE);
       },
     });
   }
 
   app.setNotFoundHandler((request, reply) => {
-    if (hasWebApp && isPageRequest(request)) return reply.sendFile('index.html');
+    if (hasWebApp && isPageRequest(request)) return sendPage(request, reply, webDistDir);
     const route = request.url.split('?')[0];
     throw new AppError('NOT_FOUND', `Route ${request.method} ${route} not found`);
   });
 }
 
+/** index.html, with the page's preview when it has one; a failed look-up still serves the app. */
+async function sendPage(request: FastifyRequest, reply: FastifyReply, webDistDir: string) {
+  const preview = await previewOf(request.server.deps, pathOf(request), siteOrigin(request)).catch(
+    (error: unknown) => {
+      request.log.error({ err: error }, 'page preview failed');
+      return null;
+    },
+  );
+  if (!preview) return reply.sendFile('index.html');
+  const html = await readFile(path.join(webDistDir, 'index.html'), 'utf8');
+  return reply
+    .type('text/html; charset=utf-8')
+    .header('cache-control', REVALIDATE)
+    .send(withPreview(html, preview));
+}
+
+const pathOf = (request: FastifyRequest) => request.url.split('?')[0] ?? '';
+
+/**
+ * A browser asks for HTML; a link preview crawler or curl may accept anything (`*\/*` or no Accept),
+ * and then a path whose last segment has no file extension is a page too (a missing file is not).
+ */
 function isPageRequest(request: FastifyRequest): boolean {
-  const url = request.url.split('?')[0] ?? '';
+  const url = pathOf(request);
+  const accept = request.headers.accept ?? '*/*';
   return (
     (request.method === 'GET' || request.method === 'HEAD') &&
     !NOT_PAGES.some((prefix) => `${url}/`.startsWith(prefix)) &&
-    (request.headers.accept ?? '').includes('text/html')
+    (accept.includes('text/html') || (accept.includes('*/*') && !/\.[^/]*$/.test(url)))
   );
 }

@@ -1,7 +1,9 @@
 import { ButtonLink } from '../components/ui/button';
 import { paths } from '../config/paths';
+import { useDocumentTitle } from '../lib/use-document-title';
 
 export function NotFoundRoute() {
+  useDocumentTitle('Page not found');
   return (
     <div className="mx-auto flex max-w-xl flex-1 flex-col items-center justify-center px-4 py-24 text-center">
       <p className="text-sm font-semibold text-brand-600">404</p>

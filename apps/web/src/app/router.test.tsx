@@ -1,6 +1,6 @@
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { aCreator, aUser, signedInAs, stubApi } from '../test/api-stub';
+import { aCreator, aPublicCreator, anEvent, aUser, signedInAs, stubApi } from '../test/api-stub';
 import { renderApp } from '../test/render-app';
 
 describe('routes', () => {
@@ -65,6 +65,28 @@ describe('routes', () => {
     renderApp(path);
 
     expect(await screen.findByRole('heading', { level: 1, name: heading })).toBeInTheDocument();
+  });
+});
+
+describe('document titles', () => {
+  it.each([
+    ['/', 'Go Live, Get Paid · Stagedoor'],
+    ['/events', 'Upcoming Events · Stagedoor'],
+    ['/events/4', 'Jazz Night · Stagedoor'],
+    ['/events/4/checkout', 'Checkout · Jazz Night · Stagedoor'],
+    ['/creator/grace', 'Grace Hopper · Stagedoor'],
+    ['/creators/dashboard/my-tickets', 'My Tickets · Stagedoor'],
+    ['/creators/dashboard/earnings', 'Earnings · Stagedoor'],
+    ['/no/such/page', 'Page not found · Stagedoor'],
+  ])('names the tab of %s "%s"', async (path, title) => {
+    stubApi({
+      ...signedInAs(aCreator()),
+      'GET /events/4': { body: anEvent({ id: 4, name: 'Jazz Night' }) },
+      'GET /creators/profile/grace': { body: aPublicCreator() },
+    });
+    renderApp(path);
+
+    await waitFor(() => expect(document.title).toBe(title));
   });
 });
 

@@ -1,5 +1,6 @@
 import { Navigate, Route, Routes } from 'react-router';
 import { paths, routes } from '../config/paths';
+import { ForgotPasswordRoute, ResetPasswordRoute } from '../features/auth/routes/password-reset';
 import { LoginRoute } from '../features/auth/routes/login';
 import { RegisterRoute } from '../features/auth/routes/register';
 import { CreatorProfileRoute } from '../features/creators/routes/creator-profile';
@@ -40,6 +41,8 @@ export function AppRoutes() {
         <Route path={routes.register} element={<RegisterRoute role="creator" />} />
         <Route path={routes.userLogin} element={<LoginRoute role="user" />} />
         <Route path={routes.userRegister} element={<RegisterRoute role="user" />} />
+        <Route path={routes.forgotPassword} element={<ForgotPasswordRoute />} />
+        <Route path={routes.resetPassword} element={<ResetPasswordRoute />} />
 
         <Route path={routes.events} element={<EventListRoute />} />
         <Route path={routes.eventDetails} element={<EventDetailsRoute />} />

@@ -12,6 +12,8 @@ export const routes = {
   register: '/register',
   userLogin: '/user/login',
   userRegister: '/user/register',
+  forgotPassword: '/forgot-password',
+  resetPassword: '/reset-password',
 
   events: '/events',
   eventDetails: '/events/:id',
@@ -53,6 +55,7 @@ export const paths = {
   userLogin: (redirect?: string | null) => withRedirect(routes.userLogin, redirect),
   userRegister: (redirect?: string | null) => withRedirect(routes.userRegister, redirect),
 
+  forgotPassword: routes.forgotPassword,
   events: routes.events,
   eventDetails: (id: Id) => generatePath(routes.eventDetails, { id: String(id) }),
   eventStream: (id: Id) => generatePath(routes.eventStream, { id: String(id) }),

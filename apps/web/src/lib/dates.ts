@@ -3,14 +3,69 @@ export function isInFuture(iso: string): boolean {
   return Date.parse(iso) > Date.now();
 }
 
+/** The IANA zone the browser runs in (`Europe/Lisbon`): a new account's zone, and a visitor's. */
+export function browserTimeZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone;
+}
+
+/**
+ * The zones an account can pick: the runtime's list, with `current` added when the list lacks it
+ * (`UTC`, an account's default, is a zone every runtime knows but not every list names).
+ */
+export function timeZoneChoices(current: string): string[] {
+  const zones = Intl.supportedValuesOf('timeZone');
+  return zones.includes(current) ? zones : [current, ...zones].sort();
+}
+
+type WallClock = { year: number; month: number; day: number; hour: number; minute: number };
+
+const wallClockFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** The date and time a clock in `timeZone` shows at the instant. */
+function wallClockAt(instant: number, timeZone: string): WallClock {
+  let format = wallClockFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+    });
+    wallClockFormats.set(timeZone, format);
+  }
+  const parts = Object.fromEntries(
+    format.formatToParts(instant).map(({ type, value }) => [type, Number(value)]),
+  ) as Partial<Record<Intl.DateTimeFormatPartTypes, number>>;
+  return {
+    year: parts.year ?? 0,
+    month: parts.month ?? 0,
+    day: parts.day ?? 0,
+    hour: parts.hour ?? 0,
+    minute: parts.minute ?? 0,
+  };
+}
+
+const asUtc = ({ year, month, day, hour, minute }: WallClock) => Date.UTC(year, month - 1, day, hour, minute);
+
+/** How far `timeZone` is ahead of UTC at the instant, in ms (seconds dropped, as the picker has none). */
+function offsetAt(instant: number, timeZone: string): number {
+  const minute = Math.floor(instant / 60_000) * 60_000;
+  return asUtc(wallClockAt(minute, timeZone)) - minute;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
 const pickerValue = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2})$/;
 const pad = (n: number) => String(n).padStart(2, '0');
 
 /**
- * The local date-time of a `Y-m-d H:i` picker value (spec §9), or null when the text is not one.
- * Rolled-over values such as `2026-02-30` count as invalid rather than as March 2.
+ * The instant a `Y-m-d H:i` picker value (spec §9) names in `timeZone`, or null when the text is not
+ * one. Rolled-over values such as `2026-02-30`, and an hour a clock change skips, count as invalid
+ * rather than as some other time; an hour a clock change repeats is its first time.
  */
-export function parsePickerValue(value: string): Date | null {
+export function parsePickerValue(value: string, timeZone: string): Date | null {
   const match = pickerValue.exec(value.trim());
   if (!match) return null;
   const [year, month, day, hour, minute] = match.slice(1).map(Number) as [
@@ -20,18 +75,20 @@ export function parsePickerValue(value: string): Date | null {
     number,
     number,
   ];
-  const date = new Date(year, month - 1, day, hour, minute);
-  const sameFields =
-    date.getFullYear() === year &&
-    date.getMonth() === month - 1 &&
-    date.getDate() === day &&
-    date.getHours() === hour &&
-    date.getMinutes() === minute;
-  return sameFields ? date : null;
+  const wanted: WallClock = { year, month, day, hour, minute };
+  const asIfUtc = asUtc(wanted);
+  // The zone's offsets a day either side: the time is at one of them (both across a clock change).
+  const candidates = [offsetAt(asIfUtc - DAY_MS, timeZone), offsetAt(asIfUtc + DAY_MS, timeZone)]
+    .map((offset) => asIfUtc - offset)
+    .filter((instant) => {
+      const shown = wallClockAt(instant, timeZone);
+      return (Object.keys(wanted) as (keyof WallClock)[]).every((key) => shown[key] === wanted[key]);
+    });
+  return candidates.length ? new Date(Math.min(...candidates)) : null;
 }
 
-/** An ISO instant as the `Y-m-d H:i` local value the picker shows. */
-export function toPickerValue(iso: string): string {
-  const date = new Date(iso);
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}`;
+/** An ISO instant as the `Y-m-d H:i` value the picker shows in `timeZone`. */
+export function toPickerValue(iso: string, timeZone: string): string {
+  const { year, month, day, hour, minute } = wallClockAt(Date.parse(iso), timeZone);
+  return `${year}-${pad(month)}-${pad(day)} ${pad(hour)}:${pad(minute)}`;
 }

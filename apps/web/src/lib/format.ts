@@ -15,24 +15,40 @@ export function formatRate(bps: number): string {
   return `${bps / 100}%`;
 }
 
-const shortDateTime = new Intl.DateTimeFormat('en-US', {
+/** Intl formats for one set of options, made once per time zone (making one is slow). */
+function zonedFormat(options: Intl.DateTimeFormatOptions) {
+  const byZone = new Map<string, Intl.DateTimeFormat>();
+  return (timeZone: string) => {
+    let format = byZone.get(timeZone);
+    if (!format) {
+      format = new Intl.DateTimeFormat('en-US', { ...options, timeZone });
+      byZone.set(timeZone, format);
+    }
+    return format;
+  };
+}
+
+// Every date the app shows names its zone (DESIGN.md "Reach"): the short name, `PST` or `GMT+1`.
+const shortDateTime = zonedFormat({
   month: 'short',
   day: 'numeric',
   year: 'numeric',
   hour: 'numeric',
   minute: '2-digit',
+  timeZoneName: 'short',
 });
-const longDateTime = new Intl.DateTimeFormat('en-US', {
+const longDateTime = zonedFormat({
   month: 'long',
   day: 'numeric',
   year: 'numeric',
   hour: 'numeric',
   minute: '2-digit',
+  timeZoneName: 'short',
 });
-const shortDate = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric' });
-const time = new Intl.DateTimeFormat('en-US', { hour: 'numeric', minute: '2-digit' });
-
-/** `Mar 5, 2026, 7:30 PM`: event cards and lists. */
+const shortDate = zonedFormat({ month: 'short', day: 'numeric', year: 'numeric' });
+const time = zonedFormat({ hour: 'numeric', minute: '2-digit', timeZoneName: 'short' });
+const clockTime = zonedFormat({ hour: 'numeric', minute: '2-digit' });
+const dayAndClockTime = zonedFormat({ month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
 const chatTime = new Intl.DateTimeFormat('es-ES', { hour: '2-digit', minute: '2-digit' });
 
 /** Hour and minute in the Spanish locale (spec §9), e.g. `21:05`: the time of a chat message. */
@@ -40,21 +56,30 @@ export function formatChatTime(timestamp: number): string {
   return chatTime.format(timestamp);
 }
 
-export function formatShortDateTime(iso: string): string {
-  return shortDateTime.format(new Date(iso));
+/** `Mar 5, 2026, 7:30 PM PST`: event cards, lists and tables. */
+export function formatShortDateTime(iso: string, timeZone: string): string {
+  return shortDateTime(timeZone).format(new Date(iso));
 }
 
-/** `March 5, 2026 at 7:30 PM`: the event details screen and the public creator profile. */
-export function formatLongDateTime(iso: string): string {
-  return longDateTime.format(new Date(iso));
+/** `March 5, 2026 at 7:30 PM PST`: the event details screen and the public creator profile. */
+export function formatLongDateTime(iso: string, timeZone: string): string {
+  return longDateTime(timeZone).format(new Date(iso));
 }
 
-/** `Mar 5, 2026`: the date line of a ticket. */
-export function formatShortDate(iso: string): string {
-  return shortDate.format(new Date(iso));
+/** `Mar 5, 2026`, the day in `timeZone`: the date line of a ticket, whose time line names the zone. */
+export function formatShortDate(iso: string, timeZone: string): string {
+  return shortDate(timeZone).format(new Date(iso));
 }
 
-/** `7:30 PM`: the time line of a ticket. */
-export function formatTime(iso: string): string {
-  return time.format(new Date(iso));
+/** `7:30 PM PST`: the time line of a ticket. */
+export function formatTime(iso: string, timeZone: string): string {
+  return time(timeZone).format(new Date(iso));
+}
+
+/**
+ * `7:00 PM`, or `Nov 25, 7:00 PM` with the day, as a clock in `timeZone` reads: for a line that names
+ * its zone itself (the creator's local time on the event page).
+ */
+export function formatWallTime(iso: string, timeZone: string, { withDay = false } = {}): string {
+  return (withDay ? dayAndClockTime : clockTime)(timeZone).format(new Date(iso));
 }

@@ -8,7 +8,8 @@
 export const queryKeys = {
   events: {
     all: ['events'] as const,
-    upcoming: (pageSize: number) => ['events', 'upcoming', pageSize] as const,
+    upcoming: (pageSize: number, search: Record<string, string>) =>
+      ['events', 'upcoming', pageSize, search] as const,
     detail: (id: string) => ['events', 'detail', id] as const,
     forEditing: (id: string) => ['events', 'editing', id] as const,
     byCreator: (creatorId: number | string) => ['events', 'creator', String(creatorId)] as const,
@@ -35,6 +36,7 @@ export const queryKeys = {
   },
   live: {
     config: ['live', 'config'] as const,
+    status: (eventId: number) => ['live', 'status', eventId] as const,
   },
   profile: (role: string, accountId: number) => ['profile', role, accountId] as const,
   users: {

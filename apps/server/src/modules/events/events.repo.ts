@@ -1,4 +1,18 @@
-import { and, asc, count, desc, eq, gt, sql, sum, type SQL } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  count,
+  desc,
+  eq,
+  gt,
+  gte,
+  lte,
+  or,
+  sql,
+  sum,
+  type SQL,
+  type SQLWrapper,
+} from 'drizzle-orm';
 import type { Database } from '../../db/database';
 import { accounts, events, orders, type AccountRow, type EventRow } from '../../db/schema';
 
@@ -50,13 +64,81 @@ export async function findEventWithCreator(db: Database, id: number): Promise<Ev
   return row ?? null;
 }
 
-/** Active events still to come, soonest first (id breaks ties, so pages never overlap). */
+/** What GET /events narrows the upcoming events to; an absent part narrows nothing. */
+export interface EventSearch {
+  /** Each must appear in the name, the description, or the creator's full name or nickname. */
+  words: string[];
+  /** Inclusive bounds of the event's date. */
+  from?: Date;
+  to?: Date;
+  maxPriceCents?: number;
+}
+
+/** The plain letter each accented Latin letter is searched as (PGlite has no `unaccent`). */
+const ACCENTED_LETTERS: Record<string, string> = {
+  a: 'àáâãäåāăą',
+  c: 'çćč',
+  d: 'ďđ',
+  e: 'èéêëēėęě',
+  g: 'ğ',
+  i: 'ìíîïīį',
+  l: 'ĺľł',
+  n: 'ñńň',
+  o: 'òóôõöøōő',
+  r: 'ŕř',
+  s: 'śşš',
+  t: 'ţť',
+  u: 'ùúûüūůű',
+  y: 'ýÿ',
+  z: 'źżž',
+};
+const FOLDS = Object.entries(ACCENTED_LETTERS).flatMap(([plain, forms]) =>
+  [...forms].flatMap((form) => [form + plain, form.toUpperCase() + plain]),
+);
+// Text typed as a letter and a combining accent (e + U+0301) loses the accent: translate() deletes the
+// characters it has no replacement for, at the end of its first list.
+const COMBINING_ACCENTS = Array.from({ length: 0x70 }, (_, index) => String.fromCharCode(0x300 + index));
+const FOLD_FROM = sql.raw(`'${FOLDS.map(([form]) => form).join('')}${COMBINING_ACCENTS.join('')}'`);
+const FOLD_TO = sql.raw(`'${FOLDS.map(([, plain]) => plain).join('')}'`);
+
+/**
+ * Text as a search compares it: accents dropped first (lower() only knows ASCII under the C locale
+ * of the test server), then lower case. The searched words go through the same SQL, so the two sides
+ * cannot fold differently.
+ */
+const folded = (text: SQLWrapper) => sql`lower(translate(${text}, ${FOLD_FROM}, ${FOLD_TO}))`;
+
+/** LIKE's wildcards and its escape character, taken literally (backslash is LIKE's default escape). */
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, '\\$&');
+
+function containsWord(word: string): SQL | undefined {
+  const pattern = folded(sql`${'%' + escapeLike(word) + '%'}::text`);
+  const fields = [
+    events.name,
+    events.description,
+    sql`${accounts.firstName} || ' ' || ${accounts.lastName}`,
+    accounts.nickname,
+  ];
+  return or(...fields.map((field) => sql`${folded(field)} like ${pattern}`));
+}
+
+function matches(search: EventSearch): SQL | undefined {
+  return and(
+    ...search.words.map(containsWord),
+    search.from && gte(events.date, search.from),
+    search.to && lte(events.date, search.to),
+    search.maxPriceCents === undefined ? undefined : lte(events.priceCents, search.maxPriceCents),
+  );
+}
+
+/** Active events still to come that match the search, soonest first (id breaks ties, so pages never overlap). */
 export function listUpcomingEvents(
   db: Database,
   page: { limit: number; offset: number },
+  search: EventSearch = { words: [] },
 ): Promise<EventWithCreator[]> {
   return selectWithCreator(db)
-    .where(isUpcoming())
+    .where(and(isUpcoming(), matches(search)))
     .orderBy(asc(events.date), asc(events.id))
     .limit(page.limit)
     .offset(page.offset);

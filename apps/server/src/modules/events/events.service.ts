@@ -43,9 +43,20 @@ export function assertOwner(account: AccountRow, event: EventRow): void {
   if (event.creatorId !== account.id) throw new AppError('FORBIDDEN', NOT_YOUR_EVENT_MESSAGE);
 }
 
-/** GET /events: a page of the active events still to come, soonest first. */
-export async function listEvents(deps: Pick<Deps, 'db'>, page: EventListQuery): Promise<Event[]> {
-  return (await listUpcomingEvents(deps.db, page)).map(toEvent);
+/** GET /events: a page of the active events still to come that match the search, soonest first. */
+export async function listEvents(deps: Pick<Deps, 'db'>, query: EventListQuery): Promise<Event[]> {
+  const { limit, offset, q = '', from, to, maxPrice } = query;
+  const rows = await listUpcomingEvents(
+    deps.db,
+    { limit, offset },
+    {
+      words: q.split(/\s+/).filter(Boolean),
+      from,
+      to,
+      maxPriceCents: maxPrice === undefined ? undefined : toCents(maxPrice),
+    },
+  );
+  return rows.map(toEvent);
 }
 
 /** Any event, whatever its state: ticket holders of an inactive or past event still open its page. */

@@ -7,8 +7,10 @@ type DateTimePickerProps = {
   label: string;
   /** The form's field name; also the input's id. */
   name: string;
-  /** A `Y-m-d H:i` local date-time, or what the user is typing. */
+  /** A `Y-m-d H:i` date-time in `timeZone`, or what the user is typing. */
   value: string;
+  /** The zone the value is a time in, named in the hint. */
+  timeZone: string;
   onChange: (value: string) => void;
   onBlur?: () => void;
   error?: string;
@@ -21,7 +23,7 @@ type DateTimePickerProps = {
  * a day it refuses (a past one, or text that is no date) stays in the field for the form to explain on
  * submit, the same way it explains an hour of today that has already passed.
  */
-export function DateTimePicker({ value, onChange, ...field }: DateTimePickerProps) {
+export function DateTimePicker({ value, onChange, timeZone, ...field }: DateTimePickerProps) {
   const inputRef = useRef<HTMLInputElement>(null);
   const onChangeRef = useRef(onChange);
   const typedRef = useRef(value);
@@ -62,7 +64,7 @@ export function DateTimePicker({ value, onChange, ...field }: DateTimePickerProp
       }}
       autoComplete="off"
       placeholder="YYYY-MM-DD HH:MM"
-      hint="Pick a day and time, or type it as YYYY-MM-DD HH:MM (24-hour)."
+      hint={`Pick a day and time (${timeZone}), or type it as YYYY-MM-DD HH:MM (24-hour).`}
       {...field}
     />
   );

@@ -120,6 +120,22 @@ export function Textarea({
   );
 }
 
+export function Select({
+  label,
+  hint,
+  error,
+  id,
+  className,
+  ...props
+}: FieldProps & ComponentProps<'select'>) {
+  const { controlId, noteId, controlAria } = useField(id, props.name, { hint, error });
+  return (
+    <FieldFrame label={label} hint={hint} error={error} controlId={controlId} noteId={noteId}>
+      <select id={controlId} className={cn(controlClasses, 'pr-8', className)} {...controlAria} {...props} />
+    </FieldFrame>
+  );
+}
+
 type ImageInputProps = FieldProps & {
   /** The API's name for the file field; also the control's id. */
   name: string;

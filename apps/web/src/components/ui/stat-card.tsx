@@ -5,8 +5,8 @@ import { Card } from './card';
 
 type StatCardProps = {
   label: string;
-  /** The figure: a count, or an amount already formatted. */
-  value: number | string;
+  /** The figure: a count, or an amount already formatted; null while it loads (never a zero then). */
+  value: number | string | null;
   detail?: string;
   icon: LucideIcon;
   /** Makes the whole card a link to the list behind the figure. */
@@ -25,8 +25,20 @@ export function StatCard({ label, value, detail, icon: Icon, to }: StatCardProps
         <p id={labelId} className="text-sm font-medium text-slate-500">
           {label}
         </p>
-        <p className="mt-1 text-3xl font-bold tracking-tight text-slate-900">{value}</p>
-        {detail ? <p className="mt-1 text-sm text-slate-600">{detail}</p> : null}
+        {value === null ? (
+          <p className="mt-1 text-3xl font-bold tracking-tight text-slate-900">
+            <span
+              aria-hidden
+              className="inline-block h-8 w-16 animate-pulse rounded-md bg-slate-200 align-middle"
+            />
+            <span className="sr-only">Loading</span>
+          </p>
+        ) : (
+          <>
+            <p className="mt-1 text-3xl font-bold tracking-tight text-slate-900">{value}</p>
+            {detail ? <p className="mt-1 text-sm text-slate-600">{detail}</p> : null}
+          </>
+        )}
       </div>
     </Card>
   );

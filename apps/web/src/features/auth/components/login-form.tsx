@@ -85,6 +85,9 @@ export function LoginForm({ role }: { role: Role }) {
           error={errors.password?.message}
           {...register('password')}
         />
+        <p className="text-right text-sm">
+          <TextLink to={paths.forgotPassword}>Forgot password?</TextLink>
+        </p>
         <Button type="submit" disabled={loading} className="w-full">
           {loading ? 'Signing in...' : 'Sign in'}
         </Button>

@@ -7,6 +7,7 @@ import { Button } from '../../../components/ui/button';
 import { Input } from '../../../components/ui/field';
 import { TextLink } from '../../../components/ui/text-link';
 import { paths } from '../../../config/paths';
+import { browserTimeZone } from '../../../lib/dates';
 import { reportSubmitError } from '../../../lib/form-errors';
 import { notify } from '../../../lib/notify';
 import { useSession } from '../../../lib/session';
@@ -48,7 +49,8 @@ export function RegisterForm({ role }: { role: Role }) {
 
   const onSubmit = handleSubmit(async (data) => {
     try {
-      await createAccount(role, data);
+      // The account shows every date in the zone of the browser it was made in (editable in Profile).
+      await createAccount(role, { ...data, timeZone: browserTimeZone() });
       notify(copy[role].success, 'success');
       navigate(destinationAfterAuth(role, redirect), { replace: true });
     } catch (error) {

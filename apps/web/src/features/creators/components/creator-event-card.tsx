@@ -5,6 +5,7 @@ import { MediaCard } from '../../../components/ui/media-card';
 import { paths } from '../../../config/paths';
 import { formatAmount, formatLongDateTime, formatMoney } from '../../../lib/format';
 import { imageUrls } from '../../../lib/images';
+import { useTimeZone } from '../../../lib/use-time-zone';
 
 /** The share of the tickets already sold, as a whole percentage. */
 function soldPercent({ maxTickets, ticketsLeft }: Event): number {
@@ -15,6 +16,7 @@ function soldPercent({ maxTickets, ticketsLeft }: Event): number {
 /** An event on the public creator profile (spec §2). */
 export function CreatorEventCard({ event }: { event: Event }) {
   const sold = soldPercent(event);
+  const timeZone = useTimeZone();
   return (
     <MediaCard
       title={event.name}
@@ -33,7 +35,7 @@ export function CreatorEventCard({ event }: { event: Event }) {
         </span>
         <span className="flex items-center gap-1.5">
           <CalendarDays aria-hidden className="size-4 text-brand-600" />
-          {formatLongDateTime(event.date)}
+          {formatLongDateTime(event.date, timeZone)}
         </span>
       </div>
       <div className="flex items-center justify-between">

@@ -4,9 +4,12 @@ import { Page } from '../../../components/layout/page';
 import { Avatar } from '../../../components/ui/avatar';
 import { ButtonLink } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
+import { LoadError } from '../../../components/ui/load-error';
 import { Spinner } from '../../../components/ui/spinner';
 import { paths } from '../../../config/paths';
+import { ApiError } from '../../../lib/api-client';
 import { imageUrls } from '../../../lib/images';
+import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useCreatorEventsByNickname, useCreatorProfile } from '../api/creators';
 import { CreatorBanner } from '../components/creator-banner';
 import { CreatorEventCard } from '../components/creator-event-card';
@@ -14,6 +17,7 @@ import { CreatorEventCard } from '../components/creator-event-card';
 export function CreatorProfileRoute() {
   const { nickname = '' } = useParams();
   const creator = useCreatorProfile(nickname);
+  useDocumentTitle(creator.data && `${creator.data.firstName} ${creator.data.lastName}`);
 
   if (creator.isPending) {
     return (
@@ -23,9 +27,21 @@ export function CreatorProfileRoute() {
     );
   }
   if (creator.isError) {
+    // Only a 404 means there is no such creator; any other failure may pass on a second try.
+    if (creator.error instanceof ApiError && creator.error.status === 404) {
+      return (
+        <Page title="Creator not found" width="narrow">
+          <ButtonLink to={paths.events}>Browse events</ButtonLink>
+        </Page>
+      );
+    }
     return (
-      <Page title="Creator not found" width="narrow">
-        <ButtonLink to={paths.events}>Browse events</ButtonLink>
+      <Page title="Creator profile" width="narrow">
+        <LoadError
+          message="Failed to load creator profile"
+          onRetry={() => void creator.refetch()}
+          isRetrying={creator.isFetching}
+        />
       </Page>
     );
   }
@@ -33,7 +49,7 @@ export function CreatorProfileRoute() {
 }
 
 function CreatorProfile({ creator }: { creator: PublicCreator }) {
-  const { events, isPending } = useCreatorEventsByNickname(creator.nickname);
+  const events = useCreatorEventsByNickname(creator.nickname);
   const { headerImageUrl, profileImageUrl, biography } = creator.creatorInfo;
 
   return (
@@ -57,11 +73,17 @@ function CreatorProfile({ creator }: { creator: PublicCreator }) {
         {biography ? <p className="mt-6 max-w-3xl whitespace-pre-line text-slate-700">{biography}</p> : null}
 
         <h2 className="mt-12 mb-6 text-2xl font-semibold text-slate-900">Events</h2>
-        {isPending ? (
+        {events.isPending ? (
           <Spinner label="Loading events" />
-        ) : events.length ? (
+        ) : !events.data ? (
+          <LoadError
+            message="Error fetching creator events"
+            onRetry={() => void events.refetch()}
+            isRetrying={events.isFetching}
+          />
+        ) : events.data.length ? (
           <ul className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
-            {events.map((event) => (
+            {events.data.map((event) => (
               <li key={event.id}>
                 <CreatorEventCard event={event} />
               </li>

@@ -1,24 +1,26 @@
 import type { Event } from '@stagedoor/shared/events';
 import { useParams } from 'react-router';
 import { Card } from '../../../components/ui/card';
+import { LoadError } from '../../../components/ui/load-error';
 import { MediaCard } from '../../../components/ui/media-card';
 import { PageSpinner } from '../../../components/ui/spinner';
 import { formatMoney, formatShortDateTime } from '../../../lib/format';
+import { useTimeZone } from '../../../lib/use-time-zone';
+import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useSimpleCreatorView } from '../api/creators';
 import { CreatorBanner } from '../components/creator-banner';
 
 /** The plain creator page at /creators/dashboard/creator/{id} (spec §2), open to anyone. */
 export function CreatorSimpleViewRoute() {
   const { id = '' } = useParams();
-  const { isPending, isError, user, events } = useSimpleCreatorView(id);
+  const { isPending, isError, isRetrying, retry, user, events } = useSimpleCreatorView(id);
+  useDocumentTitle(user && `${user.firstName} ${user.lastName}`);
 
   if (isPending) return <PageSpinner label="Loading creator profile" />;
   if (isError || !user) {
     return (
       <div className="mx-auto w-full max-w-3xl px-4 py-16">
-        <Card role="alert" className="p-10 text-center text-red-700">
-          Failed to load creator profile
-        </Card>
+        <LoadError message="Failed to load creator profile" onRetry={retry} isRetrying={isRetrying} />
       </div>
     );
   }
@@ -49,10 +51,11 @@ export function CreatorSimpleViewRoute() {
 }
 
 function SimpleEventCard({ event }: { event: Event }) {
+  const timeZone = useTimeZone();
   const facts = [
     ['Price', formatMoney(event.price)],
     ['Max Tickets', String(event.maxTickets)],
-    ['Date', formatShortDateTime(event.eventDate)],
+    ['Date', formatShortDateTime(event.eventDate, timeZone)],
   ] as const;
   return (
     <MediaCard title={event.name}>

@@ -1,6 +1,6 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { aCreator, anEvent, aPublicCreator, aUser, stubApi } from '../../../test/api-stub';
+import { aCreator, anEvent, aPublicCreator, aUser, signedInAs, stubApi } from '../../../test/api-stub';
 import { renderApp } from '../../../test/render-app';
 
 const notFound = { status: 404, body: { statusCode: 404, code: 'NOT_FOUND', message: 'Creator not found' } };
@@ -41,10 +41,10 @@ describe('public creator profile', () => {
     );
   });
 
-  it("says 'No events found for this creator.' when their events cannot be read", async () => {
+  it("says 'No events found for this creator.' when they have none", async () => {
     stubApi({
       'GET /creators/profile/grace': { body: aPublicCreator() },
-      'GET /creators/grace/events': notFound,
+      'GET /creators/grace/events': { body: [] },
     });
     renderApp('/creator/grace');
 
@@ -52,11 +52,63 @@ describe('public creator profile', () => {
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
   });
 
+  it('says the events could not be loaded, not that there are none, and lists them after "Try again"', async () => {
+    let failing = true;
+    stubApi({
+      'GET /creators/profile/grace': { body: aPublicCreator() },
+      'GET /creators/grace/events': () => (failing ? notFound : { body: [anEvent({ name: 'Jazz Night' })] }),
+    });
+    const { user } = renderApp('/creator/grace');
+
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Error fetching creator events');
+    expect(screen.queryByText('No events found for this creator.')).not.toBeInTheDocument();
+
+    failing = false;
+    await user.click(within(alert).getByRole('button', { name: 'Try again' }));
+
+    expect(await screen.findByRole('article', { name: 'Jazz Night' })).toBeInTheDocument();
+  });
+
+  it("shows an event's date in the visitor's time zone, naming it", async () => {
+    stubApi({
+      ...signedInAs(aUser({ timeZone: 'Europe/Madrid' })),
+      'GET /creators/profile/grace': { body: aPublicCreator() },
+      'GET /creators/grace/events': { body: [anEvent({ date: '2030-03-05T18:30:00.000Z' })] },
+    });
+    renderApp('/creator/grace');
+
+    const card = await screen.findByRole('article', { name: 'Jazz Night' });
+    expect(within(card).getByText('March 5, 2030 at 7:30 PM GMT+1')).toBeInTheDocument();
+  });
+
   it("says 'Creator not found' for an unknown nickname", async () => {
     stubApi({ 'GET /creators/profile/nobody': notFound });
     renderApp('/creator/nobody');
 
     expect(await screen.findByRole('heading', { name: 'Creator not found' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Try again' })).not.toBeInTheDocument();
+  });
+
+  it("says 'Failed to load creator profile' when the profile cannot be read, and shows it after 'Try again'", async () => {
+    let failing = true;
+    stubApi({
+      'GET /creators/profile/grace': () =>
+        failing
+          ? { status: 403, body: { statusCode: 403, code: 'FORBIDDEN', message: 'Not now' } }
+          : { body: aPublicCreator() },
+      'GET /creators/grace/events': { body: [] },
+    });
+    const { user } = renderApp('/creator/grace');
+
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Failed to load creator profile');
+    expect(screen.queryByRole('heading', { name: 'Creator not found' })).not.toBeInTheDocument();
+
+    failing = false;
+    await user.click(within(alert).getByRole('button', { name: 'Try again' }));
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Grace Hopper' })).toBeInTheDocument();
   });
 });
 
@@ -82,10 +134,23 @@ describe('simple creator view', () => {
     expect(calls.map(({ path }) => path).sort()).toEqual(['/events/creator/3', '/users/3']);
   });
 
-  it("says 'Failed to load creator profile' when either read fails", async () => {
-    stubApi({ 'GET /users/7': { body: aUser() }, 'GET /events/creator/7': notFound });
-    renderApp('/creators/dashboard/creator/7');
+  it("says 'Failed to load creator profile' when either read fails, and asks again for it on 'Try again'", async () => {
+    let failing = true;
+    const calls = stubApi({
+      'GET /users/7': { body: aUser({ email: 'Ada Lovelace' }) },
+      'GET /events/creator/7': () => (failing ? notFound : { body: [] }),
+    });
+    const { user } = renderApp('/creators/dashboard/creator/7');
 
-    expect(await screen.findByText('Failed to load creator profile')).toBeInTheDocument();
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Failed to load creator profile');
+
+    failing = false;
+    await user.click(within(alert).getByRole('button', { name: 'Try again' }));
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Ada Lovelace' })).toBeInTheDocument();
+    // Only the read that failed is made again.
+    expect(calls.filter(({ path }) => path === '/users/7')).toHaveLength(1);
+    expect(calls.filter(({ path }) => path === '/events/creator/7')).toHaveLength(2);
   });
 });

@@ -1,17 +1,26 @@
 import type { SessionUser } from '@stagedoor/shared/auth';
 import { ZCreatorStats, ZEvent } from '@stagedoor/shared/events';
-import { ZOrder } from '@stagedoor/shared/orders';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect } from 'react';
 import { z } from 'zod';
 import { api } from '../../../lib/api-client';
 import { isInFuture } from '../../../lib/dates';
-import { notify } from '../../../lib/notify';
+import { myOrdersQuery } from '../../../lib/my-orders';
 import { queryKeys } from '../../../lib/query-keys';
 
+/** The creator dashboard's figures. */
+export type CreatorFigures = {
+  totalEvents: number;
+  upcomingEvents: number;
+  ticketsSold: number;
+  revenue: number;
+};
+
+const NO_FIGURES: CreatorFigures = { totalEvents: 0, upcomingEvents: 0, ticketsSold: 0, revenue: 0 };
+
 /**
- * The creator's stat cards, asked for only when the account is a creator (spec §6). Until they load,
- * or when they fail, the cards read zero: a dashboard that cannot count is still a usable dashboard.
+ * The creator's stat cards, asked for only when the account is a creator (spec §6; anyone else has
+ * nothing to count). `figures` is null until both reads answer, so a card never shows a zero it has not
+ * counted; a failed read is `isError`, and `retry` asks again for what failed.
  */
 export function useCreatorStats(user: SessionUser) {
   const isCreator = user.role === 'creator';
@@ -28,25 +37,27 @@ export function useCreatorStats(user: SessionUser) {
     enabled: isCreator,
   });
 
-  useEffect(() => {
-    if (stats.isError) notify('Error fetching creator stats', 'error');
-  }, [stats.isError]);
-
+  const figures: CreatorFigures | null = !isCreator
+    ? NO_FIGURES
+    : stats.data && upcoming.data !== undefined
+      ? {
+          totalEvents: stats.data.totalEvents,
+          upcomingEvents: upcoming.data,
+          ticketsSold: stats.data.totalTicketsSold,
+          revenue: stats.data.totalRevenue,
+        }
+      : null;
   return {
-    totalEvents: stats.data?.totalEvents ?? 0,
-    upcomingEvents: upcoming.data ?? 0,
-    ticketsSold: stats.data?.totalTicketsSold ?? 0,
-    revenue: stats.data?.totalRevenue ?? 0,
+    figures,
+    isError: stats.isError || upcoming.isError,
+    isRetrying: stats.isFetching || upcoming.isFetching,
+    retry: () => {
+      for (const query of [stats, upcoming]) if (query.isError) void query.refetch();
+    },
   };
 }
 
-/** How many orders the account has (spec §2); zero when the orders cannot be read. */
+/** The account's orders (spec §2 counts them); the same read as My Tickets, so a purchase updates both. */
 export function useOrderCount(user: SessionUser) {
-  // The same read as My Tickets, so a purchase updates both.
-  const orders = useQuery({
-    queryKey: queryKeys.orders.mine(user.id),
-    queryFn: ({ signal }) => api.get('/orders', { schema: z.array(ZOrder), signal }),
-    select: (list) => list.length,
-  });
-  return orders.data ?? 0;
+  return useQuery({ ...myOrdersQuery(user.id), select: (list) => list.length });
 }

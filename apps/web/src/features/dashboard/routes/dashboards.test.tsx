@@ -24,11 +24,41 @@ describe('user dashboard', () => {
     );
   });
 
-  it('shows zero tickets, without complaint, while orders cannot be read', async () => {
-    stubApi(signedInAs(aUser()));
+  it('shows a placeholder, not a zero, while the orders load', async () => {
+    let answer: (reply: { body: unknown }) => void = () => {};
+    stubApi({
+      ...signedInAs(aUser()),
+      'GET /orders': () => new Promise((resolve) => (answer = resolve)),
+    });
     renderApp('/user/dashboard');
 
+    const tickets = await screen.findByRole('link', { name: /My Tickets/ });
+    expect(tickets).toHaveTextContent('Loading');
+    expect(tickets).not.toHaveTextContent('0');
+
+    answer({ body: [] });
     expect(await screen.findByRole('link', { name: /My Tickets\s*0/ })).toBeInTheDocument();
+  });
+
+  it('says the tickets could not be counted, and counts them after "Try again"', async () => {
+    let failing = true;
+    stubApi({
+      ...signedInAs(aUser()),
+      'GET /orders': () =>
+        failing
+          ? { status: 403, body: { statusCode: 403, code: 'FORBIDDEN', message: 'No' } }
+          : { body: [anOrder()] },
+    });
+    const { user } = renderApp('/user/dashboard');
+
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Error fetching orders');
+    expect(screen.queryByRole('link', { name: /My Tickets/ })).not.toBeInTheDocument();
+
+    failing = false;
+    await user.click(within(alert).getByRole('button', { name: 'Try again' }));
+
+    expect(await screen.findByRole('link', { name: /My Tickets\s*1/ })).toBeInTheDocument();
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
   });
 });
@@ -70,19 +100,50 @@ describe('creator dashboard', () => {
     );
   });
 
-  it("shows zeros and says 'Error fetching creator stats' when the stats cannot be read", async () => {
+  it('shows placeholders, not zeros, while the stats load', async () => {
+    const creator = aCreator();
     stubApi({
-      ...signedInAs(aCreator()),
-      'GET /events/creator/stats': {
-        status: 403,
-        body: { statusCode: 403, code: 'FORBIDDEN', message: 'Only creators have statistics' },
-      },
+      ...signedInAs(creator),
+      'GET /events/creator/stats': () => new Promise(() => {}),
+      [`GET /events/creator/${creator.id}`]: { body: [] },
     });
     renderApp('/creators/dashboard');
 
-    expect(await screen.findByText('Error fetching creator stats')).toBeInTheDocument();
-    expect(within(card('Tickets Sold')).getByText('$0.00 revenue')).toBeInTheDocument();
-    expect(within(card('Upcoming Events')).getByText('0')).toBeInTheDocument();
+    await screen.findByRole('heading', { name: 'Creator Dashboard' });
+    for (const label of ['My Events', 'Upcoming Events', 'Tickets Sold']) {
+      expect(card(label)).toHaveTextContent('Loading');
+      expect(within(card(label)).queryByText('0')).not.toBeInTheDocument();
+    }
+    expect(screen.queryByText(/revenue/)).not.toBeInTheDocument();
+  });
+
+  it("says 'Error fetching creator stats' instead of zeros, and fills the cards after 'Try again'", async () => {
+    const creator = aCreator();
+    let failing = true;
+    stubApi({
+      ...signedInAs(creator),
+      'GET /events/creator/stats': () =>
+        failing
+          ? {
+              status: 403,
+              body: { statusCode: 403, code: 'FORBIDDEN', message: 'Only creators have statistics' },
+            }
+          : { body: { totalTicketsSold: 5, totalRevenue: 50, totalEvents: 1 } },
+      [`GET /events/creator/${creator.id}`]: { body: [anEvent({ date: daysFromNow(1) })] },
+    });
+    const { user } = renderApp('/creators/dashboard');
+
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Error fetching creator stats');
+    expect(screen.queryByText('$0.00 revenue')).not.toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: 'Tickets Sold' })).not.toBeInTheDocument();
+
+    failing = false;
+    await user.click(within(alert).getByRole('button', { name: 'Try again' }));
+
+    expect(await screen.findByText('$50.00 revenue')).toBeInTheDocument();
+    expect(within(card('Tickets Sold')).getByText('5')).toBeInTheDocument();
+    expect(within(card('Upcoming Events')).getByText('1')).toBeInTheDocument();
   });
 
   it('asks for creator stats only for a creator', async () => {

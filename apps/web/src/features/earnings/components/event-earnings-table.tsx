@@ -1,6 +1,7 @@
 import type { EventEarnings } from '@stagedoor/shared/money';
 import { Badge } from '../../../components/ui/badge';
-import { formatMoney, formatShortDate } from '../../../lib/format';
+import { formatMoney, formatShortDateTime } from '../../../lib/format';
+import { useTimeZone } from '../../../lib/use-time-zone';
 import { cellClasses, DataTable } from './data-table';
 
 const columns = [
@@ -17,6 +18,7 @@ const columns = [
 
 /** What each event sold and what the creator keeps of it (the cancelled ones too, with their refunds). */
 export function EventEarningsTable({ events }: { events: EventEarnings[] }) {
+  const timeZone = useTimeZone();
   return (
     <DataTable
       title="Sales by event"
@@ -30,7 +32,7 @@ export function EventEarningsTable({ events }: { events: EventEarnings[] }) {
               {row.cancelled ? <Badge tone="danger">Cancelled</Badge> : null}
             </span>
           </th>
-          <td className={cellClasses}>{formatShortDate(row.date)}</td>
+          <td className={cellClasses}>{formatShortDateTime(row.date, timeZone)}</td>
           <td className={cellClasses}>{row.ticketsSold}</td>
           <td className={cellClasses}>{formatMoney(row.gross)}</td>
           <td className={cellClasses}>{formatMoney(row.platformFee)}</td>

@@ -1,6 +1,7 @@
 import type { Payout, PayoutStatus } from '@stagedoor/shared/money';
 import { Badge, type BadgeTone } from '../../../components/ui/badge';
-import { formatMoney, formatShortDate } from '../../../lib/format';
+import { formatMoney, formatShortDateTime } from '../../../lib/format';
+import { useTimeZone } from '../../../lib/use-time-zone';
 import { cellClasses, DataTable } from './data-table';
 
 /** `due`: recorded for the Stagedoor team to pay (no payment provider). */
@@ -12,6 +13,7 @@ const statusBadges: Record<PayoutStatus, { label: string; tone: BadgeTone }> = {
 };
 
 export function PayoutsTable({ payouts }: { payouts: Payout[] }) {
+  const timeZone = useTimeZone();
   return (
     <DataTable
       title="Payouts"
@@ -21,7 +23,7 @@ export function PayoutsTable({ payouts }: { payouts: Payout[] }) {
         const badge = statusBadges[payout.status];
         return (
           <tr key={payout.id}>
-            <td className={cellClasses}>{formatShortDate(payout.createdAt)}</td>
+            <td className={cellClasses}>{formatShortDateTime(payout.createdAt, timeZone)}</td>
             <td className={`${cellClasses} font-semibold text-slate-900`}>{formatMoney(payout.amount)}</td>
             <td className={cellClasses}>
               <Badge tone={badge.tone}>{badge.label}</Badge>

@@ -108,7 +108,7 @@ describe('earnings', () => {
       within(jazz)
         .getAllByRole('cell')
         .map((cell) => cell.textContent),
-    ).toEqual(['Mar 5, 2030', '10', '$250.00', '$25.00', '$10.25', '$0.00', '$0.00', '$214.75']);
+    ).toEqual(['Mar 5, 2030, 6:30 PM UTC', '10', '$250.00', '$25.00', '$10.25', '$0.00', '$0.00', '$214.75']);
     const blues = within(table).getByRole('row', { name: /Blues Evening/ });
     expect(within(blues).getByText('Cancelled')).toBeInTheDocument();
     expect(within(blues).getByText('−$5.00')).toBeInTheDocument();
@@ -129,10 +129,10 @@ describe('earnings', () => {
           .map((cell) => cell.textContent),
       );
     expect(rows).toEqual([
-      ['Mar 7, 2030', '$80.00', 'Due'],
-      ['Mar 6, 2030', '$60.00', 'Pending'],
-      ['Feb 1, 2030', '$300.00', 'Paid'],
-      ['Jan 1, 2030', '$40.00', 'Failed'],
+      ['Mar 7, 2030, 10:00 AM UTC', '$80.00', 'Due'],
+      ['Mar 6, 2030, 10:00 AM UTC', '$60.00', 'Pending'],
+      ['Feb 1, 2030, 10:00 AM UTC', '$300.00', 'Paid'],
+      ['Jan 1, 2030, 10:00 AM UTC', '$40.00', 'Failed'],
     ]);
   });
 
@@ -235,5 +235,38 @@ describe('earnings', () => {
     renderApp('/creators/dashboard/earnings');
 
     expect(await screen.findByRole('alert')).toHaveTextContent('Only creators have earnings');
+  });
+
+  it("shows the dates in the creator's time zone, with its name", async () => {
+    stubEarnings(signedInAs(aCreator({ timeZone: 'America/Los_Angeles' })));
+    renderApp('/creators/dashboard/earnings');
+
+    const table = await screen.findByRole('table', { name: 'Sales by event' });
+    expect(within(table).getByRole('row', { name: /Jazz Night/ })).toHaveTextContent(
+      'Mar 5, 2030, 10:30 AM PST',
+    );
+  });
+
+  it('says which part failed to load, and shows it after "Try again"', async () => {
+    let failing = true;
+    stubEarnings({
+      'GET /payouts': () =>
+        failing
+          ? { status: 403, body: { statusCode: 403, code: 'FORBIDDEN', message: 'Payouts are resting' } }
+          : { body: payouts },
+    });
+    const { user } = renderApp('/creators/dashboard/earnings');
+
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Payouts are resting');
+    // The rest of the screen does not wait for the part that failed.
+    expect(screen.getByRole('table', { name: 'Sales by event' })).toBeInTheDocument();
+    expect(screen.queryByRole('table', { name: 'Payouts' })).not.toBeInTheDocument();
+
+    failing = false;
+    await user.click(within(alert).getByRole('button', { name: 'Try again' }));
+
+    expect(await screen.findByRole('table', { name: 'Payouts' })).toBeInTheDocument();
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
   });
 });

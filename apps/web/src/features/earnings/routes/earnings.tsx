@@ -9,11 +9,12 @@ import type { UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Page } from '../../../components/layout/page';
 import { Button } from '../../../components/ui/button';
-import { Card } from '../../../components/ui/card';
+import { LoadError } from '../../../components/ui/load-error';
 import { Spinner } from '../../../components/ui/spinner';
 import { BRAND_NAME } from '../../../config/site';
 import { errorMessage } from '../../../lib/api-client';
 import { formatRate } from '../../../lib/format';
+import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useDownloadEarnings, useEarnings, usePayoutAccount, usePayouts } from '../api/earnings';
 import { BalanceCards } from '../components/balance-cards';
 import { EventEarningsTable } from '../components/event-earnings-table';
@@ -28,6 +29,7 @@ const RULES =
   `event's net is held in reserve and released after ${RESERVE_HOLD_DAYS} days.`;
 
 export function EarningsRoute() {
+  useDocumentTitle('Earnings');
   const earnings = useEarnings();
   const payouts = usePayouts();
   const account = usePayoutAccount();
@@ -63,7 +65,7 @@ export function EarningsRoute() {
   );
 }
 
-/** A section of the screen once its read has answered; its spinner or its failure until then. */
+/** A section of the screen once its read has answered; its spinner, or its failure and a retry, until then. */
 function Loaded<T>({
   query,
   fallback,
@@ -74,11 +76,13 @@ function Loaded<T>({
   children: (data: T) => ReactNode;
 }) {
   if (query.isPending) return <Spinner label="Loading" />;
-  if (query.isError) {
+  if (query.data === undefined) {
     return (
-      <Card role="alert" className="p-6 text-center text-red-700">
-        {errorMessage(query.error, fallback)}
-      </Card>
+      <LoadError
+        message={errorMessage(query.error, fallback)}
+        onRetry={() => void query.refetch()}
+        isRetrying={query.isFetching}
+      />
     );
   }
   return children(query.data);

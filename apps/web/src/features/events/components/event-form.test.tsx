@@ -59,8 +59,8 @@ describe('create event', () => {
   });
 
   it.each([
-    ['a past day, typed', toPickerValue(daysFromNow(-1))],
-    ['an hour of today that has passed', `${toPickerValue(daysFromNow(0)).slice(0, 10)} 00:00`],
+    ['a past day, typed', toPickerValue(daysFromNow(-1), 'UTC')],
+    ['an hour of today that has passed', `${toPickerValue(daysFromNow(0), 'UTC').slice(0, 10)} 00:00`],
   ])('refuses %s with "Event date must be in the future"', async (_, date) => {
     const calls = stubApi(signedInAs(aCreator()));
     const { user } = renderApp('/creators/dashboard/events/create');
@@ -91,7 +91,7 @@ describe('create event', () => {
   });
 
   it('sends the event as multipart with an ISO date, then lists it under My Events', async () => {
-    const date = toPickerValue(daysFromNow(30));
+    const date = toPickerValue(daysFromNow(30), 'UTC');
     const calls = stubApi({
       ...signedInAs(aCreator()),
       'POST /events': { status: 201, body: anEvent() },
@@ -111,10 +111,31 @@ describe('create event', () => {
       description: 'An evening of standards.',
       price: '12.5',
       maxTickets: '10',
-      date: new Date(date.replace(' ', 'T')).toISOString(),
+      // Grace's account is on UTC: the picker's text is a UTC time.
+      date: `${date.replace(' ', 'T')}:00.000Z`,
       isActive: 'true',
     });
     expect((form?.get('image') as File).name).toBe('poster.png');
+  });
+
+  it("reads the picked time in the creator's time zone, and names the zone next to the field", async () => {
+    const calls = stubApi({
+      ...signedInAs(aCreator({ timeZone: 'America/Los_Angeles' })),
+      'POST /events': { status: 201, body: anEvent() },
+      'GET /events/creator/3': { body: [anEvent()] },
+    });
+    const { user } = renderApp('/creators/dashboard/events/create');
+
+    await fillEvent(user, '2030-03-05 19:30');
+    expect(screen.getByLabelText('Event Date')).toHaveAccessibleDescription(
+      'Pick a day and time (America/Los_Angeles), or type it as YYYY-MM-DD HH:MM (24-hour).',
+    );
+    await user.upload(screen.getByLabelText('Event Image'), poster());
+    await user.click(screen.getByRole('button', { name: 'Create Event' }));
+
+    expect(await screen.findByText('Event created successfully!')).toBeInTheDocument();
+    // 7:30 PM in Los Angeles (PST, UTC−8) is 3:30 AM the next day in UTC.
+    expect(sent(calls, '/events')?.get('date')).toBe('2030-03-06T03:30:00.000Z');
   });
 
   it('sends a limit per buyer when one is set, and refuses one above the maximum tickets', async () => {
@@ -125,7 +146,7 @@ describe('create event', () => {
     });
     const { user } = renderApp('/creators/dashboard/events/create');
 
-    await fillEvent(user, toPickerValue(daysFromNow(30)));
+    await fillEvent(user, toPickerValue(daysFromNow(30), 'UTC'));
     await user.upload(screen.getByLabelText('Event Image'), poster());
     const perBuyer = screen.getByLabelText('Maximum per buyer');
     expect(perBuyer).toHaveAccessibleDescription('Leave empty to allow up to the maximum tickets');
@@ -163,7 +184,7 @@ describe('create event', () => {
     });
     const { user, location } = renderApp('/creators/dashboard/events/create');
 
-    await fillEvent(user, toPickerValue(daysFromNow(30)));
+    await fillEvent(user, toPickerValue(daysFromNow(30), 'UTC'));
     await user.upload(screen.getByLabelText('Event Image'), poster());
     await user.click(screen.getByRole('button', { name: 'Create Event' }));
 
@@ -180,7 +201,7 @@ describe('create event', () => {
     stubApi({ ...signedInAs(aCreator()), 'POST /events': { status: 400 } });
     const { user } = renderApp('/creators/dashboard/events/create');
 
-    await fillEvent(user, toPickerValue(daysFromNow(30)));
+    await fillEvent(user, toPickerValue(daysFromNow(30), 'UTC'));
     await user.upload(screen.getByLabelText('Event Image'), poster());
     await user.click(screen.getByRole('button', { name: 'Create Event' }));
 
@@ -202,7 +223,7 @@ describe('edit event', () => {
     expect(await screen.findByText('Loading event details...')).toBeInTheDocument();
     expect(await screen.findByLabelText('Event Name')).toHaveValue('Jazz Night');
     expect(screen.getByAltText('Event Image preview')).toHaveAttribute('src', '/api/events/image/jazz.png');
-    expect(screen.getByLabelText('Event Date')).toHaveValue(toPickerValue(event.date));
+    expect(screen.getByLabelText('Event Date')).toHaveValue(toPickerValue(event.date, 'UTC'));
 
     const price = screen.getByLabelText('Price U$D');
     await user.clear(price);
@@ -234,7 +255,7 @@ describe('edit event', () => {
     });
     const { user } = renderApp('/creators/dashboard/events/4/edit');
 
-    expect(await screen.findByLabelText('Event Date')).toHaveValue(toPickerValue(started.date));
+    expect(await screen.findByLabelText('Event Date')).toHaveValue(toPickerValue(started.date, 'UTC'));
     await user.type(screen.getByLabelText('Event Name'), ' (encore)');
     await user.click(screen.getByRole('button', { name: 'Save Changes' }));
 
@@ -258,7 +279,7 @@ describe('edit event', () => {
 
     const date = await screen.findByLabelText('Event Date');
     await user.clear(date);
-    await user.type(date, `${toPickerValue(daysFromNow(0)).slice(0, 10)} 00:00`);
+    await user.type(date, `${toPickerValue(daysFromNow(0), 'UTC').slice(0, 10)} 00:00`);
     await user.click(screen.getByRole('button', { name: 'Save Changes' }));
 
     expect(await screen.findByText(reason)).toHaveAttribute('id', 'date-error');

@@ -7,7 +7,7 @@ import {
   ZUpdateEventRequest,
   type Event,
 } from '@stagedoor/shared/events';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { z } from 'zod';
@@ -21,18 +21,19 @@ import { reportSubmitError } from '../../../lib/form-errors';
 import { IMAGE_ACCEPT, imageUrls } from '../../../lib/images';
 import { notify } from '../../../lib/notify';
 import { useImagePick } from '../../../lib/use-image-pick';
+import { useTimeZone } from '../../../lib/use-time-zone';
 import { useSaveEvent } from '../api/events';
 
 /**
- * Reads the picker's local `Y-m-d H:i` text as the ISO instant the API takes, for the API's own date
- * rule to judge; text that is no date goes through as it is, for that rule to refuse.
+ * Reads the picker's `Y-m-d H:i` text, a time in the account's zone, as the ISO instant the API takes,
+ * for the API's own date rule to judge; text that is no date goes through as it is, for that rule to refuse.
  */
-const pickedDate = (rule: z.ZodType<string, string>) =>
+const pickedDate = (rule: z.ZodType<string, string>, timeZone: string) =>
   z
     .string()
     .trim()
     .min(1, 'Event date is required')
-    .transform((value) => parsePickerValue(value)?.toISOString() ?? value)
+    .transform((value) => parsePickerValue(value, timeZone)?.toISOString() ?? value)
     .pipe(rule);
 
 /** An empty field sets no limit (the event's maximum tickets is the limit then). */
@@ -51,16 +52,18 @@ const perBuyerTooHigh = { message: MAX_PER_BUYER_ABOVE_MAX_TICKETS_MESSAGE, path
  * anything is sent. Creating refuses a past date; editing leaves that to the server, which accepts an
  * unchanged date of an event that has already started (a rename), and refuses a changed past one.
  */
-const ZCreateEventForm = ZCreateEventRequest.extend({
-  date: pickedDate(ZCreateEventRequest.shape.date),
-  maxPerBuyer: optionalMaxPerBuyer,
-}).refine(perBuyerFits, perBuyerTooHigh);
-const ZEditEventForm = ZUpdateEventRequest.required()
-  .extend({
-    date: pickedDate(ZUpdateEventRequest.shape.date.unwrap()),
+const createEventForm = (timeZone: string) =>
+  ZCreateEventRequest.extend({
+    date: pickedDate(ZCreateEventRequest.shape.date, timeZone),
     maxPerBuyer: optionalMaxPerBuyer,
-  })
-  .refine(perBuyerFits, perBuyerTooHigh);
+  }).refine(perBuyerFits, perBuyerTooHigh);
+const editEventForm = (timeZone: string) =>
+  ZUpdateEventRequest.required()
+    .extend({
+      date: pickedDate(ZUpdateEventRequest.shape.date.unwrap(), timeZone),
+      maxPerBuyer: optionalMaxPerBuyer,
+    })
+    .refine(perBuyerFits, perBuyerTooHigh);
 
 const fieldNames = ['name', 'description', 'price', 'maxTickets', 'maxPerBuyer', 'date', 'isActive'] as const;
 
@@ -84,6 +87,11 @@ export function EventForm({ event }: { event?: Event }) {
   const image = useImagePick(isEdit ? imageMessages : { ...imageMessages, required: IMAGE_REQUIRED });
   // Remounting the file input is the only way to empty it after "Remove New Image".
   const [imageInputKey, setImageInputKey] = useState(0);
+  const timeZone = useTimeZone();
+  const schema = useMemo(
+    () => (isEdit ? editEventForm(timeZone) : createEventForm(timeZone)),
+    [isEdit, timeZone],
+  );
   const {
     register,
     control,
@@ -92,7 +100,7 @@ export function EventForm({ event }: { event?: Event }) {
     setValue,
     formState: { errors, isSubmitting },
   } = useForm({
-    resolver: zodResolver(isEdit ? ZEditEventForm : ZCreateEventForm),
+    resolver: zodResolver(schema),
     defaultValues: event
       ? {
           name: event.name,
@@ -101,7 +109,7 @@ export function EventForm({ event }: { event?: Event }) {
           maxTickets: event.maxTickets,
           // An event without a limit of its own presents maxTickets as its limit: the field stays empty.
           maxPerBuyer: event.maxPerBuyer < event.maxTickets ? String(event.maxPerBuyer) : '',
-          date: toPickerValue(event.date),
+          date: toPickerValue(event.date, timeZone),
           isActive: event.isActive,
         }
       : { name: '', description: '', price: 0, maxTickets: 1, maxPerBuyer: '', date: '', isActive: true },
@@ -113,7 +121,10 @@ export function EventForm({ event }: { event?: Event }) {
       return;
     }
     // An untouched date goes back exactly as stored: the picker shows minutes, the event may have seconds.
-    const date = event && toPickerValue(values.date) === toPickerValue(event.date) ? event.date : values.date;
+    const date =
+      event && toPickerValue(values.date, timeZone) === toPickerValue(event.date, timeZone)
+        ? event.date
+        : values.date;
     // The API keeps a limit it is not sent, so emptying the field of an event with a limit sends the
     // maximum tickets: the allowance an empty field promises.
     const maxPerBuyer =
@@ -210,6 +221,7 @@ export function EventForm({ event }: { event?: Event }) {
           render={({ field }) => (
             <DateTimePicker
               label="Event Date"
+              timeZone={timeZone}
               name={field.name}
               value={field.value}
               onChange={field.onChange}

@@ -7,6 +7,7 @@ import { paths } from '../../../config/paths';
 import { isInFuture } from '../../../lib/dates';
 import { formatShortDateTime } from '../../../lib/format';
 import { imageUrls } from '../../../lib/images';
+import { useTimeZone } from '../../../lib/use-time-zone';
 import { canCancel } from '../lib/cancellation';
 
 type MyEventCardProps = {
@@ -21,6 +22,7 @@ type MyEventCardProps = {
  */
 export function MyEventCard({ event, onDelete, onCancel }: MyEventCardProps) {
   const isCancelled = event.cancelledAt !== null;
+  const timeZone = useTimeZone();
   return (
     <MediaCard
       title={event.name}
@@ -68,7 +70,7 @@ export function MyEventCard({ event, onDelete, onCancel }: MyEventCardProps) {
       <p className="line-clamp-3 text-sm text-slate-600">{event.description}</p>
       <p className="flex items-center gap-2 text-sm text-slate-700">
         <CalendarDays aria-hidden className="size-4 text-brand-600" />
-        {formatShortDateTime(event.date)}
+        {formatShortDateTime(event.date, timeZone)}
       </p>
     </MediaCard>
   );

@@ -7,10 +7,12 @@ import { TextLink } from '../../../components/ui/text-link';
 import { paths } from '../../../config/paths';
 import { formatMoney, formatShortDateTime } from '../../../lib/format';
 import { imageUrls } from '../../../lib/images';
+import { useTimeZone } from '../../../lib/use-time-zone';
 
 /** A card of the Upcoming Events grid (spec §2). */
 export function UpcomingEventCard({ event }: { event: Event }) {
   const { creator } = event;
+  const timeZone = useTimeZone();
   return (
     <MediaCard
       title={event.name}
@@ -25,7 +27,7 @@ export function UpcomingEventCard({ event }: { event: Event }) {
       <p className="line-clamp-3 text-sm text-slate-600">{event.description}</p>
       <p className="flex items-center gap-2 text-sm text-slate-700">
         <CalendarDays aria-hidden className="size-4 text-brand-600" />
-        {formatShortDateTime(event.date)}
+        {formatShortDateTime(event.date, timeZone)}
       </p>
       <div className="flex items-center justify-between gap-3">
         <p className="text-xl font-bold text-slate-900">{formatMoney(event.price)}</p>

@@ -15,6 +15,7 @@ import { formatMoney } from '../../../lib/format';
 import { notify } from '../../../lib/notify';
 import { randomId } from '../../../lib/random-id';
 import { useCurrentUser } from '../../../lib/session';
+import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useEventForPurchase } from '../api/events';
 import { isPriceChange, usePaymentsConfig, usePurchaseTickets } from '../api/orders';
 import { QuantitySelector } from '../components/quantity-selector';
@@ -23,6 +24,7 @@ import { EVENT_CANCELLED_TEXT } from '../lib/cancellation';
 export function CheckoutRoute() {
   const { id = '' } = useParams();
   const event = useEventForPurchase(id);
+  useDocumentTitle(event.data ? `Checkout · ${event.data.name}` : 'Checkout');
 
   if (event.isPending) return <PageSpinner label="Loading event" />;
   return (

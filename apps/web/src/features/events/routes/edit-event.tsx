@@ -2,12 +2,14 @@ import { useParams } from 'react-router';
 import { Page } from '../../../components/layout/page';
 import { Card } from '../../../components/ui/card';
 import { errorMessage } from '../../../lib/api-client';
+import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useEventForEditing } from '../api/events';
 import { EventForm } from '../components/event-form';
 
 export function EditEventRoute() {
   const { id = '' } = useParams();
   const event = useEventForEditing(id);
+  useDocumentTitle(event.data ? `Edit · ${event.data.name}` : 'Edit Event');
 
   return (
     <Page title="Edit Event" width="narrow">

@@ -1,29 +1,52 @@
 import type { Event } from '@stagedoor/shared/events';
-import { CalendarDays, Ticket } from 'lucide-react';
+import { CalendarDays, Globe, Ticket } from 'lucide-react';
 import { useNavigate, useParams } from 'react-router';
 import { Page } from '../../../components/layout/page';
 import { Badge } from '../../../components/ui/badge';
 import { Button, ButtonLink } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { FallbackImage } from '../../../components/ui/fallback-image';
+import { LoadError } from '../../../components/ui/load-error';
 import { PageSpinner } from '../../../components/ui/spinner';
 import { TextLink } from '../../../components/ui/text-link';
 import { paths } from '../../../config/paths';
-import { formatLongDateTime, formatMoney } from '../../../lib/format';
+import { toPickerValue } from '../../../lib/dates';
+import { ApiError } from '../../../lib/api-client';
+import { formatLongDateTime, formatMoney, formatWallTime } from '../../../lib/format';
 import { imageUrls } from '../../../lib/images';
 import { useSession } from '../../../lib/session';
+import { useNow } from '../../../lib/use-now';
+import { useTimeZone } from '../../../lib/use-time-zone';
+import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useEventForPurchase } from '../api/events';
+import { useIsLive } from '../api/live-status';
+import { useTicketsHeld } from '../api/orders';
+import { ShareButton } from '../components/share-button';
+import { YourTickets } from '../components/your-tickets';
 import { EVENT_CANCELLED_TEXT } from '../lib/cancellation';
+import { EVENT_ENDED_TEXT, isAroundShow, SALES_CLOSED_TEXT, showPhase } from '../lib/show-time';
 
 export function EventDetailsRoute() {
   const { id = '' } = useParams();
   const event = useEventForPurchase(id);
+  useDocumentTitle(event.isError ? 'Event unavailable' : event.data?.name);
 
   if (event.isPending) return <PageSpinner label="Loading event" />;
   if (event.isError) {
+    // A missing event stays missing; any other failure may pass on a second try.
+    const isMissing = event.error instanceof ApiError && event.error.status === 404;
     return (
       <Page title="Event unavailable" description="This event could not be loaded." width="narrow">
-        <ButtonLink to={paths.events}>Browse events</ButtonLink>
+        <div className="flex flex-wrap gap-3">
+          {isMissing ? null : (
+            <Button onClick={() => void event.refetch()} disabled={event.isFetching}>
+              {event.isFetching ? 'Trying again...' : 'Try again'}
+            </Button>
+          )}
+          <ButtonLink to={paths.events} variant={isMissing ? 'primary' : 'secondary'}>
+            Browse events
+          </ButtonLink>
+        </div>
       </Page>
     );
   }
@@ -36,6 +59,13 @@ function EventDetails({ event, isRefreshing }: { event: Event; isRefreshing: boo
   const { creator } = event;
   const isSoldOut = event.ticketsLeft < 1;
   const isCancelled = event.cancelledAt !== null;
+  const timeZone = useTimeZone();
+  const now = useNow();
+  const phase = showPhase(event.date, now);
+  const tickets = useTicketsHeld(user?.id ?? null, event.id);
+  const ticketCount = isCancelled ? 0 : (tickets.data ?? 0);
+  const isLive = useIsLive(event.id, ticketCount > 0 && isAroundShow(event.date, now));
+  const pageUrl = new URL(paths.eventDetails(event.id), window.location.origin).href;
 
   // Purchasing needs an account: a visitor signs up as a spectator, then carries on to the checkout.
   const purchase = () =>
@@ -49,14 +79,33 @@ function EventDetails({ event, isRefreshing }: { event: Event; isRefreshing: boo
           alt={event.name}
           className="aspect-[21/9] w-full"
         />
+        {ticketCount > 0 ? (
+          <YourTickets
+            event={event}
+            count={ticketCount}
+            phase={phase}
+            now={now}
+            isLive={isLive}
+            pageUrl={pageUrl}
+          />
+        ) : tickets.isError && tickets.data === undefined ? (
+          <div className="px-6 pt-6 sm:px-8">
+            <LoadError
+              message="Your tickets to this event could not be loaded."
+              onRetry={() => void tickets.refetch()}
+              isRetrying={tickets.isFetching}
+            />
+          </div>
+        ) : null}
         <div className="grid gap-8 p-6 sm:p-8 lg:grid-cols-[1fr_18rem]">
           <div className="space-y-4">
             {isCancelled ? <Badge tone="danger">Cancelled</Badge> : null}
             <h1 className="text-3xl font-bold tracking-tight text-slate-900">{event.name}</h1>
             <p className="flex items-center gap-2 text-slate-700">
               <CalendarDays aria-hidden className="size-5 text-brand-600" />
-              {formatLongDateTime(event.date)}
+              {formatLongDateTime(event.date, timeZone)}
             </p>
+            <CreatorLocalTime event={event} viewerTimeZone={timeZone} />
             <p className="whitespace-pre-line text-slate-700">{event.description}</p>
             <p className="text-sm text-slate-600">
               Hosted by{' '}
@@ -74,6 +123,10 @@ function EventDetails({ event, isRefreshing }: { event: Event; isRefreshing: boo
             </p>
             {isCancelled ? (
               <p className="text-sm font-medium text-red-700">{EVENT_CANCELLED_TEXT}</p>
+            ) : phase === 'ended' ? (
+              <p className="text-sm font-medium text-slate-700">{EVENT_ENDED_TEXT}</p>
+            ) : phase === 'on' ? (
+              <p className="text-sm font-medium text-slate-700">{SALES_CLOSED_TEXT}</p>
             ) : (
               <>
                 <Button onClick={purchase} disabled={isRefreshing || isSoldOut} className="w-full" size="lg">
@@ -82,9 +135,35 @@ function EventDetails({ event, isRefreshing }: { event: Event; isRefreshing: boo
                 {isSoldOut ? <p className="text-sm font-medium text-red-600">Sold out</p> : null}
               </>
             )}
+            {isCancelled ? null : (
+              <ShareButton
+                title={event.name}
+                text={`${event.name}, live with ${creator.firstName} ${creator.lastName}`}
+                url={pageUrl}
+                className="w-full"
+              />
+            )}
           </aside>
         </div>
       </Card>
     </div>
+  );
+}
+
+/**
+ * "7:00 PM for Maya (Europe/Lisbon)": the show's time where its creator is, when their clock reads
+ * otherwise than the viewer's (with the day too when that differs).
+ */
+function CreatorLocalTime({ event, viewerTimeZone }: { event: Event; viewerTimeZone: string }) {
+  const { creator, date } = event;
+  const theirs = toPickerValue(date, creator.timeZone);
+  const ours = toPickerValue(date, viewerTimeZone);
+  if (theirs === ours) return null;
+  const withDay = theirs.slice(0, 10) !== ours.slice(0, 10);
+  return (
+    <p className="flex items-center gap-2 text-sm text-slate-600">
+      <Globe aria-hidden className="size-5 text-slate-400" />
+      {`${formatWallTime(date, creator.timeZone, { withDay })} for ${creator.firstName} (${creator.timeZone})`}
+    </p>
   );
 }

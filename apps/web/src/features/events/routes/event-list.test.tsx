@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { anEvent, stubApi } from '../../../test/api-stub';
+import { anEvent, stubApi, type ApiCall } from '../../../test/api-stub';
 import { renderApp } from '../../../test/render-app';
 import { EVENTS_PAGE_SIZE } from '../api/events';
 
@@ -97,12 +97,104 @@ describe('event list', () => {
     expect(screen.queryByRole('button', { name: 'Load more events' })).not.toBeInTheDocument();
   });
 
-  it("says 'Error fetching events' when the list cannot be loaded", async () => {
+  it("says 'Error fetching events' when the list cannot be loaded, not that there are none, and loads it on 'Try again'", async () => {
+    let failing = true;
     stubApi({
-      'GET /events': { status: 429, body: { statusCode: 429, code: 'RATE_LIMITED', message: 'Slow down' } },
+      'GET /events': () =>
+        failing
+          ? { status: 429, body: { statusCode: 429, code: 'RATE_LIMITED', message: 'Slow down' } }
+          : { body: [anEvent({ name: 'Jazz Night' })] },
     });
-    renderApp('/events');
+    const { user } = renderApp('/events');
 
     expect(await screen.findByText('Error fetching events')).toBeInTheDocument();
+    expect(screen.getByText('The events could not be loaded.')).toBeInTheDocument();
+    expect(screen.queryByText('No upcoming events available at the moment.')).not.toBeInTheDocument();
+
+    failing = false;
+    await user.click(screen.getByRole('button', { name: 'Try again' }));
+
+    expect(await screen.findByRole('article', { name: 'Jazz Night' })).toBeInTheDocument();
+    expect(screen.queryByText('The events could not be loaded.')).not.toBeInTheDocument();
+  });
+});
+
+describe('event search', () => {
+  const jazz = anEvent({ id: 1, name: 'Jazz Night' });
+  const folk = anEvent({ id: 2, name: 'Folk Morning' });
+  /** A stand-in for the server's search: by name only, enough to see the list narrow. */
+  const searchByName = ({ query }: ApiCall) => {
+    const q = query.get('q')?.toLowerCase() ?? '';
+    return { body: [jazz, folk].filter((event) => event.name.toLowerCase().includes(q)) };
+  };
+  const searches = (calls: ApiCall[]) =>
+    calls.filter((call) => call.path === '/events').map((call) => call.query.get('q'));
+
+  it('narrows the list once typing pauses, and keeps the search in the URL', async () => {
+    const calls = stubApi({ 'GET /events': searchByName });
+    const { user, location } = renderApp('/events');
+    await screen.findByRole('article', { name: 'Folk Morning' });
+
+    await user.type(screen.getByRole('searchbox', { name: 'Search' }), 'jazz');
+
+    await waitFor(() =>
+      expect(screen.queryByRole('article', { name: 'Folk Morning' })).not.toBeInTheDocument(),
+    );
+    expect(screen.getByRole('article', { name: 'Jazz Night' })).toBeInTheDocument();
+    expect(location()).toBe('/events?q=jazz');
+    // One search for the word, not one per keystroke.
+    expect(searches(calls)).toEqual([null, 'jazz']);
+  });
+
+  it('opens a shared search filled in, asking for whole days of the visitor', async () => {
+    const calls = stubApi({ 'GET /events': { body: [jazz] } });
+    renderApp('/events?q=jazz&from=2030-06-01&to=2030-06-02&maxPrice=20');
+
+    await screen.findByRole('article', { name: 'Jazz Night' });
+    expect(screen.getByRole('searchbox', { name: 'Search' })).toHaveValue('jazz');
+    expect(screen.getByLabelText('From')).toHaveValue('2030-06-01');
+    expect(screen.getByLabelText('To')).toHaveValue('2030-06-02');
+    expect(screen.getByLabelText('Maximum price ($)')).toHaveValue(20);
+    expect(Object.fromEntries(calls[0]?.query ?? [])).toEqual({
+      limit: String(EVENTS_PAGE_SIZE),
+      offset: '0',
+      q: 'jazz',
+      from: new Date(2030, 5, 1).toISOString(),
+      to: new Date(new Date(2030, 5, 3).getTime() - 1).toISOString(),
+      maxPrice: '20',
+    });
+  });
+
+  it('leaves out of a hand-edited link what is not a date, a range or an amount', async () => {
+    const calls = stubApi({ 'GET /events': { body: [jazz] } });
+    renderApp('/events?from=2030-02-30&to=2030-13-01&maxPrice=cheap');
+
+    await screen.findByRole('article', { name: 'Jazz Night' });
+    expect(calls[0]?.query.toString()).toBe(`limit=${EVENTS_PAGE_SIZE}&offset=0`);
+  });
+
+  it("says 'No events match your search.' with a link that clears it", async () => {
+    stubApi({ 'GET /events': searchByName });
+    const { user, location } = renderApp('/events?q=opera');
+
+    expect(await screen.findByText(/No events match your search\./)).toBeInTheDocument();
+    expect(screen.queryByText('No upcoming events available at the moment.')).not.toBeInTheDocument();
+    await user.click(screen.getByRole('link', { name: 'Clear search' }));
+
+    expect(await screen.findByRole('article', { name: 'Folk Morning' })).toBeInTheDocument();
+    expect(location()).toBe('/events');
+    expect(screen.getByRole('searchbox', { name: 'Search' })).toHaveValue('');
+  });
+
+  it('searches at once on Enter, without waiting for a pause', async () => {
+    stubApi({ 'GET /events': searchByName });
+    const { user, location } = renderApp('/events');
+    await screen.findByRole('article', { name: 'Folk Morning' });
+
+    await user.type(screen.getByRole('searchbox', { name: 'Search' }), 'folk{Enter}');
+
+    expect(location()).toBe('/events?q=folk');
+    expect(await screen.findByRole('article', { name: 'Folk Morning' })).toBeInTheDocument();
+    expect(screen.queryByRole('article', { name: 'Jazz Night' })).not.toBeInTheDocument();
   });
 });

@@ -1,22 +1,39 @@
-import { useEffect } from 'react';
+import { useCallback, useEffect } from 'react';
+import { useSearchParams } from 'react-router';
 import { Page } from '../../../components/layout/page';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
+import { TextLink } from '../../../components/ui/text-link';
+import { LoadError } from '../../../components/ui/load-error';
 import { PageSpinner, Spinner } from '../../../components/ui/spinner';
+import { paths } from '../../../config/paths';
 import { notify } from '../../../lib/notify';
 import { useOnVisible } from '../../../lib/use-on-visible';
+import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useUpcomingEvents } from '../api/events';
+import { EventSearchForm } from '../components/event-search-form';
 import { UpcomingEventCard } from '../components/upcoming-event-card';
+import { isSearching, readEventSearch, toSearchParams, type EventSearch } from '../lib/event-search';
 
 export function EventListRoute() {
+  useDocumentTitle('Upcoming Events');
+  const [searchParams, setSearchParams] = useSearchParams();
+  const search = readEventSearch(searchParams);
+  // Typing replaces the URL rather than adding a history entry per pause.
+  const onSearch = useCallback(
+    (next: EventSearch) => setSearchParams(toSearchParams(next), { replace: true }),
+    [setSearchParams],
+  );
   const {
     data: events,
     isPending,
     isError,
+    isFetching,
+    refetch,
     hasNextPage,
     isFetchingNextPage,
     fetchNextPage,
-  } = useUpcomingEvents();
+  } = useUpcomingEvents(search);
   const canLoadMore = hasNextPage && !isFetchingNextPage && !isError;
   const sentinelRef = useOnVisible<HTMLDivElement>(() => void fetchNextPage(), canLoadMore);
 
@@ -29,9 +46,20 @@ export function EventListRoute() {
       title="Upcoming Events"
       description="Live shows from creators you love. Get your tickets before they sell out."
     >
+      <EventSearchForm search={search} onSearch={onSearch} />
       {isPending ? (
         <PageSpinner label="Loading events" />
-      ) : !events?.length ? (
+      ) : !events ? (
+        <LoadError
+          message="The events could not be loaded."
+          onRetry={() => void refetch()}
+          isRetrying={isFetching}
+        />
+      ) : !events.length && isSearching(search) ? (
+        <Card className="p-10 text-center text-slate-600">
+          No events match your search. <TextLink to={paths.events}>Clear search</TextLink>
+        </Card>
+      ) : !events.length ? (
         <Card className="p-10 text-center text-slate-600">No upcoming events available at the moment.</Card>
       ) : (
         <>

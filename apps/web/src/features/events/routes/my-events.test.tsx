@@ -75,6 +75,33 @@ describe('my events', () => {
     );
   });
 
+  it('says the events could not be loaded, not that there are none, and lists them after "Try again"', async () => {
+    let failing = true;
+    stubApi({
+      ...signedInAs(creator),
+      [myEvents]: () =>
+        failing
+          ? { status: 403, body: { statusCode: 403, code: 'FORBIDDEN', message: 'Events are resting' } }
+          : { body: [anEvent({ name: 'Back Again' })] },
+    });
+    const { user } = renderApp('/creators/dashboard/my-events');
+
+    // The failed load opens the Error modal (spec §4) and leaves its message and a retry on the page.
+    const modal = await screen.findByRole('dialog', { name: 'Error' });
+    expect(within(modal).getByText('Events are resting')).toBeInTheDocument();
+    await user.click(within(modal).getByRole('button', { name: 'OK' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    const alert = screen.getByRole('alert');
+    expect(alert).toHaveTextContent('Events are resting');
+    expect(screen.queryByText("You haven't created any events yet.")).not.toBeInTheDocument();
+
+    failing = false;
+    await user.click(within(alert).getByRole('button', { name: 'Try again' }));
+
+    expect(await screen.findByRole('article', { name: 'Back Again' })).toBeInTheDocument();
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+
   it("shows the server's refusal to delete in the Error modal, and keeps the event", async () => {
     const refusal = 'This event has ticket sales and cannot be deleted. Set it inactive instead.';
     const calls = stubApi({

@@ -3,12 +3,14 @@ import { useState } from 'react';
 import { Page } from '../../../components/layout/page';
 import { ButtonLink } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
+import { LoadError } from '../../../components/ui/load-error';
 import { PageSpinner } from '../../../components/ui/spinner';
 import { TextLink } from '../../../components/ui/text-link';
 import { paths } from '../../../config/paths';
 import { errorMessage } from '../../../lib/api-client';
 import { notify } from '../../../lib/notify';
 import { useCurrentUser } from '../../../lib/session';
+import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useCancelEvent, useCreatorEvents, useDeleteEvent, useEventEarnings } from '../api/events';
 import { ConfirmCancelDialog } from '../components/cancel-event-dialog';
 import { ConfirmDeleteDialog, ErrorDialog } from '../components/delete-event-dialogs';
@@ -16,6 +18,7 @@ import { MyEventCard } from '../components/my-event-card';
 import { cancellationPenalty, isLateCancellation } from '../lib/cancellation';
 
 export function MyEventsRoute() {
+  useDocumentTitle('My Events');
   const user = useCurrentUser();
   const events = useCreatorEvents(user.id);
   const deleteEvent = useDeleteEvent();
@@ -64,7 +67,13 @@ export function MyEventsRoute() {
     >
       {events.isPending ? (
         <PageSpinner label="Loading your events" />
-      ) : !events.data?.length ? (
+      ) : !events.data ? (
+        <LoadError
+          message={errorMessage(events.error, 'Error fetching creator events')}
+          onRetry={() => void events.refetch()}
+          isRetrying={events.isFetching}
+        />
+      ) : !events.data.length ? (
         <Card className="space-y-4 p-10 text-center text-slate-600">
           <p>You haven&apos;t created any events yet.</p>
           <TextLink to={paths.createEvent}>Create your first event</TextLink>

@@ -8,6 +8,7 @@ import { Spinner } from '../../../components/ui/spinner';
 import { paths } from '../../../config/paths';
 import { errorMessage } from '../../../lib/api-client';
 import { formatMoney } from '../../../lib/format';
+import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useEventForPurchase } from '../api/events';
 import { useOrder } from '../api/orders';
 
@@ -17,6 +18,7 @@ import { useOrder } from '../api/orders';
  * says so.
  */
 export function PurchaseConfirmationRoute() {
+  useDocumentTitle('Your Order');
   const [search] = useSearchParams();
   const orderId = search.get('order');
   const order = useOrder(orderId);

@@ -4,6 +4,7 @@ import { Button } from '../../../components/ui/button';
 import { FeatureGrid, type Feature } from '../../../components/ui/feature-grid';
 import { Modal } from '../../../components/ui/modal';
 import { BRAND_NAME, SOCIAL_ACCOUNT } from '../../../config/site';
+import { useDocumentTitle } from '../../../lib/use-document-title';
 
 const perks: Feature[] = [
   {
@@ -45,6 +46,7 @@ function scrollToAnchor(id: string) {
 }
 
 export function FoundersRoute() {
+  useDocumentTitle('Become a Founding Partner');
   const [isApplyOpen, setApplyOpen] = useState(false);
 
   return (

@@ -2,6 +2,7 @@ import { MessageCircle, Radio, Ticket, Wallet } from 'lucide-react';
 import { ButtonLink } from '../../../components/ui/button';
 import { FeatureGrid, type Feature } from '../../../components/ui/feature-grid';
 import { paths } from '../../../config/paths';
+import { useDocumentTitle } from '../../../lib/use-document-title';
 
 const highlights: Feature[] = [
   {
@@ -27,6 +28,7 @@ const highlights: Feature[] = [
 ];
 
 export function HomeRoute() {
+  useDocumentTitle('Go Live, Get Paid');
   return (
     <>
       <section className="relative overflow-hidden bg-slate-950 text-white">

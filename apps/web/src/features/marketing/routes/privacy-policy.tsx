@@ -1,4 +1,5 @@
 import { BRAND_NAME, SUPPORT_EMAIL } from '../../../config/site';
+import { useDocumentTitle } from '../../../lib/use-document-title';
 import { LegalList, LegalPage, type LegalSection } from '../components/legal-page';
 
 const sections: LegalSection[] = [
@@ -136,6 +137,7 @@ const sections: LegalSection[] = [
 ];
 
 export function PrivacyPolicyRoute() {
+  useDocumentTitle('Privacy Policy');
   return (
     <LegalPage
       title="Privacy Policy"

@@ -1,4 +1,5 @@
 import { BRAND_NAME, SUPPORT_EMAIL } from '../../../config/site';
+import { useDocumentTitle } from '../../../lib/use-document-title';
 import { LegalList, LegalPage, type LegalSection } from '../components/legal-page';
 
 const sections: LegalSection[] = [
@@ -182,6 +183,7 @@ const sections: LegalSection[] = [
 ];
 
 export function TermsRoute() {
+  useDocumentTitle('Terms of Service');
   return (
     <LegalPage
       title="Terms of Service"

@@ -1,9 +1,10 @@
 import {
   ZAuthResponse,
+  ZProfileForm,
   ZSessionUser,
+  ZTimeZone,
   ZUserEnvelope,
   type ChangePasswordRequest,
-  type ProfileForm,
   type Role,
   type SessionUser,
 } from '@stagedoor/shared/auth';
@@ -23,8 +24,12 @@ export function useProfile(user: SessionUser) {
   });
 }
 
+/** The Account Information form: the profile fields and the zone every date is shown in. */
+export const ZAccountForm = ZProfileForm.extend({ timeZone: ZTimeZone });
+export type AccountFormValues = z.infer<typeof ZAccountForm>;
+
 export type ProfileChanges = {
-  values: ProfileForm;
+  values: AccountFormValues;
   /** Creators only: a newly picked header image. */
   headerImage: File | null;
   /** Creators only: a newly picked profile image. */
@@ -32,9 +37,13 @@ export type ProfileChanges = {
 };
 
 async function saveProfile(role: Role, { values, headerImage, profileImage }: ProfileChanges) {
-  const { firstName, lastName, nickname, biography } = values;
+  const { firstName, lastName, nickname, biography, timeZone } = values;
   if (role === 'user') {
-    return api.patch('/auth/profile/user', { firstName, lastName, nickname }, { schema: ZUserAnswer });
+    return api.patch(
+      '/auth/profile/user',
+      { firstName, lastName, nickname, timeZone },
+      { schema: ZUserAnswer },
+    );
   }
 
   const form = new FormData();
@@ -42,6 +51,7 @@ async function saveProfile(role: Role, { values, headerImage, profileImage }: Pr
   form.append('lastName', lastName);
   form.append('nickname', nickname);
   form.append('biography', biography ?? '');
+  form.append('timeZone', timeZone);
   if (headerImage) form.append('headerImageUrl', headerImage);
   const saved = await api.post('/auth/profile/creator', form, { schema: ZUserAnswer });
   if (!profileImage) return saved;

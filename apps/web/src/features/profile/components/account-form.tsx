@@ -1,23 +1,25 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { NICKNAME_HINT, ZProfileForm, type SessionUser } from '@stagedoor/shared/auth';
+import { NICKNAME_HINT, type SessionUser } from '@stagedoor/shared/auth';
+import { useMemo } from 'react';
 import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
-import { ImageInput, Input, Textarea } from '../../../components/ui/field';
+import { ImageInput, Input, Select, Textarea } from '../../../components/ui/field';
 import { paths } from '../../../config/paths';
+import { timeZoneChoices } from '../../../lib/dates';
 import { reportSubmitError } from '../../../lib/form-errors';
 import { IMAGE_ACCEPT, imageUrls } from '../../../lib/images';
 import { notify } from '../../../lib/notify';
 import { useImagePick } from '../../../lib/use-image-pick';
-import { useSaveProfile } from '../api/profile';
+import { useSaveProfile, ZAccountForm } from '../api/profile';
 
 const imageMessages = {
   type: 'Only JPG and PNG images are allowed',
   size: 'File size must be less than 5MB',
 };
 
-const fieldNames = ['firstName', 'lastName', 'nickname', 'biography'] as const;
+const fieldNames = ['firstName', 'lastName', 'nickname', 'biography', 'timeZone'] as const;
 
 export function AccountForm({ account }: { account: SessionUser }) {
   const isCreator = account.role === 'creator';
@@ -25,18 +27,20 @@ export function AccountForm({ account }: { account: SessionUser }) {
   const save = useSaveProfile(account.role);
   const headerImage = useImagePick(imageMessages);
   const profileImage = useImagePick(imageMessages);
+  const timeZones = useMemo(() => timeZoneChoices(account.timeZone), [account.timeZone]);
   const {
     register,
     handleSubmit,
     setError,
     formState: { errors, isSubmitting },
   } = useForm({
-    resolver: zodResolver(ZProfileForm),
+    resolver: zodResolver(ZAccountForm),
     defaultValues: {
       firstName: account.firstName,
       lastName: account.lastName,
       nickname: account.nickname,
       biography: account.biography ?? '',
+      timeZone: account.timeZone,
     },
   });
 
@@ -81,6 +85,18 @@ export function AccountForm({ account }: { account: SessionUser }) {
             {...register('lastName')}
           />
         </div>
+        <Select
+          label="Time zone"
+          hint="Every date and time is shown in this zone."
+          error={errors.timeZone?.message}
+          {...register('timeZone')}
+        >
+          {timeZones.map((zone) => (
+            <option key={zone} value={zone}>
+              {zone}
+            </option>
+          ))}
+        </Select>
         {isCreator ? (
           <>
             <ImageInput

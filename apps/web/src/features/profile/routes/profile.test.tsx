@@ -1,5 +1,5 @@
 import { NICKNAME_HINT } from '@stagedoor/shared/auth';
-import { screen } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { aCreator, aUser, signedInAs, stubApi } from '../../../test/api-stub';
@@ -60,6 +60,7 @@ describe('profile', () => {
       firstName: 'Ada',
       lastName: 'Lovelace',
       nickname: 'countess',
+      timeZone: 'UTC',
     });
     expect(JSON.parse(localStorage.getItem('user') ?? '{}')).toMatchObject({ nickname: 'countess' });
   });
@@ -93,6 +94,7 @@ describe('profile', () => {
     expect(details).toBeInstanceOf(FormData);
     expect((details as FormData).get('biography')).toBe('Compilers. And COBOL.');
     expect((details as FormData).has('headerImageUrl')).toBe(false);
+    expect((details as FormData).get('timeZone')).toBe('UTC');
     const image = calls.find(({ path }) => path === '/auth/profile/creator/profile-image')?.body as FormData;
     expect((image.get('profileImageUrl') as File).name).toBe('me.png');
   });
@@ -185,6 +187,40 @@ describe('profile', () => {
       'Current password is incorrect',
     );
     expect(localStorage.getItem('token')).toBe('stored-token');
+  });
+
+  it("offers every time zone, starting at the account's, and saves the one picked", async () => {
+    const lisbon = aUser({ timeZone: 'Europe/Lisbon' });
+    const calls = stubApi({
+      ...signedInAs(lisbon),
+      'GET /auth/profile/user': { body: lisbon },
+      'PATCH /auth/profile/user': { body: { user: { ...lisbon, timeZone: 'Asia/Tokyo' } } },
+    });
+    const { user, location } = renderApp('/user/dashboard/profile');
+
+    const zone = await screen.findByLabelText('Time zone');
+    expect(zone).toHaveValue('Europe/Lisbon');
+    expect(zone).toHaveAccessibleDescription('Every date and time is shown in this zone.');
+    const offered = within(zone)
+      .getAllByRole('option')
+      .map((option) => option.textContent);
+    expect(offered).toEqual(Intl.supportedValuesOf('timeZone'));
+    await user.selectOptions(zone, 'Asia/Tokyo');
+    await user.click(screen.getByRole('button', { name: 'Update Profile' }));
+
+    expect(await screen.findByText('Profile updated successfully!')).toBeInTheDocument();
+    expect(location()).toBe('/user/dashboard');
+    expect(calls.find(({ method }) => method === 'PATCH')?.body).toMatchObject({ timeZone: 'Asia/Tokyo' });
+    expect(JSON.parse(localStorage.getItem('user') ?? '{}')).toMatchObject({ timeZone: 'Asia/Tokyo' });
+  });
+
+  it('offers UTC, the zone of an account made without one, though the browser does not list it', async () => {
+    stubApi({ ...signedInAs(aCreator()), 'GET /auth/profile/creator': { body: aCreator() } });
+    renderApp('/creators/dashboard/profile');
+
+    const zone = await screen.findByLabelText('Time zone');
+    expect(zone).toHaveValue('UTC');
+    expect(within(zone).getByRole('option', { name: 'UTC' })).toBeInTheDocument();
   });
 
   it("says 'Error loading profile' and still offers the session's details when loading fails", async () => {

@@ -3,12 +3,14 @@ import { Page } from '../../../components/layout/page';
 import { Spinner } from '../../../components/ui/spinner';
 import { notify } from '../../../lib/notify';
 import { useCurrentUser } from '../../../lib/session';
+import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useProfile } from '../api/profile';
 import { AccountForm } from '../components/account-form';
 import { PasswordForm } from '../components/password-form';
 
 /** One profile screen for both roles; the account's role decides the endpoints and the extra fields. */
 export function ProfileRoute() {
+  useDocumentTitle('Profile');
   const user = useCurrentUser();
   const profile = useProfile(user);
 

@@ -6,6 +6,7 @@ import { Spinner } from '../../../components/ui/spinner';
 import { paths } from '../../../config/paths';
 import { useCurrentUser } from '../../../lib/session';
 import { useLiveSocket } from '../../../lib/socket';
+import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useLiveConfig, useStreamEvent } from '../api/stream';
 import { BroadcasterPanel } from '../components/broadcaster-panel';
 import { StreamChat } from '../components/stream-chat';
@@ -21,6 +22,7 @@ export function EventStreamRoute() {
 
 function EventStream({ id }: { id: string }) {
   const event = useStreamEvent(id);
+  useDocumentTitle(event.data && `Live · ${event.data.name}`);
 
   if (event.isPending) {
     return (

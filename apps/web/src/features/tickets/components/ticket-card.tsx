@@ -6,6 +6,7 @@ import { MediaCard } from '../../../components/ui/media-card';
 import { paths } from '../../../config/paths';
 import { formatAmount, formatShortDate, formatTime } from '../../../lib/format';
 import { imageUrls } from '../../../lib/images';
+import { useTimeZone } from '../../../lib/use-time-zone';
 
 /** The badge of each order status; 'Completed' is the spec's (§2). */
 const statusBadges: Record<OrderStatus, { label: string; tone: BadgeTone }> = {
@@ -22,6 +23,7 @@ const statusBadges: Record<OrderStatus, { label: string; tone: BadgeTone }> = {
 export function TicketCard({ order }: { order: Order }) {
   const { event } = order;
   const badge = statusBadges[order.status];
+  const timeZone = useTimeZone();
   return (
     <MediaCard
       title={event.name}
@@ -48,11 +50,11 @@ export function TicketCard({ order }: { order: Order }) {
       <ul className="space-y-1.5 text-sm text-slate-700">
         <li className="flex items-center gap-2">
           <CalendarDays aria-hidden className="size-4 text-brand-600" />
-          {formatShortDate(event.date)}
+          {formatShortDate(event.date, timeZone)}
         </li>
         <li className="flex items-center gap-2">
           <Clock aria-hidden className="size-4 text-brand-600" />
-          {formatTime(event.date)}
+          {formatTime(event.date, timeZone)}
         </li>
         <li className="flex items-center gap-2">
           <Ticket aria-hidden className="size-4 text-brand-600" />

@@ -1,5 +1,5 @@
 import { screen, within } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { anOrder, aUser, signedInAs, stubApi } from '../../../test/api-stub';
 import { renderApp } from '../../../test/render-app';
 
@@ -77,17 +77,42 @@ describe('my tickets', () => {
     expect(screen.getByRole('link', { name: 'Explorar eventos' })).toHaveAttribute('href', '/events');
   });
 
-  it('only logs a failure to read the orders', async () => {
-    const log = vi.spyOn(console, 'error').mockImplementation(() => {});
+  it('says the tickets could not be loaded instead of "no tickets", and lists them after "Try again"', async () => {
+    let failing = true;
     stubApi({
       ...signedInAs(aUser()),
-      'GET /orders': { status: 403, body: { statusCode: 403, code: 'FORBIDDEN', message: 'No' } },
+      'GET /orders': () =>
+        failing
+          ? { status: 403, body: { statusCode: 403, code: 'FORBIDDEN', message: 'No' } }
+          : { body: [anOrder()] },
+    });
+    const { user } = renderApp('/user/dashboard/my-tickets');
+
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Error fetching orders');
+    expect(screen.queryByText('Todavía no tienes entradas.')).not.toBeInTheDocument();
+
+    failing = false;
+    await user.click(within(alert).getByRole('button', { name: 'Try again' }));
+
+    expect(await screen.findByRole('article', { name: 'Jazz Night' })).toBeInTheDocument();
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+
+  it("shows each ticket's day and time in the account's time zone, naming the zone", async () => {
+    stubApi({
+      ...signedInAs(aUser({ timeZone: 'America/Los_Angeles' })),
+      'GET /orders': {
+        body: [
+          anOrder({ event: { id: 4, name: 'Jazz Night', image: null, date: '2030-03-06T02:30:00.000Z' } }),
+        ],
+      },
     });
     renderApp('/user/dashboard/my-tickets');
 
-    expect(await screen.findByText('Todavía no tienes entradas.')).toBeInTheDocument();
-    expect(log).toHaveBeenCalledWith('Error fetching orders', expect.anything());
-    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
-    log.mockRestore();
+    const card = await screen.findByRole('article', { name: 'Jazz Night' });
+    // 02:30 UTC on March 6 is still the evening of March 5 in Los Angeles.
+    expect(within(card).getByText('Mar 5, 2030')).toBeInTheDocument();
+    expect(within(card).getByText('6:30 PM PST')).toBeInTheDocument();
   });
 });

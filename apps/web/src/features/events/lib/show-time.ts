@@ -1,0 +1,52 @@
+import { EVENT_DURATION_MINUTES } from '@stagedoor/shared/money';
+
+const SECOND_MS = 1000;
+const MINUTE_MS = 60 * SECOND_MS;
+const HOUR_MS = 60 * MINUTE_MS;
+const DAY_MS = 24 * HOUR_MS;
+
+/** Every show lasts the spec's 90 minutes (the `.ics` and the settlement count the same). */
+export const SHOW_DURATION_MS = EVENT_DURATION_MINUTES * MINUTE_MS;
+
+/**
+ * How long before its start the event page starts asking whether the show is on: creators often open
+ * the stream a little early, and a fan waiting on the page should see "Watch now" when they do.
+ */
+export const LIVE_CHECK_LEAD_MS = HOUR_MS;
+
+/** How often the event page asks, within that window. */
+export const LIVE_CHECK_INTERVAL_MS = 15 * SECOND_MS;
+
+/** What the event page says instead of 'Purchase Ticket' once the show is over. */
+export const EVENT_ENDED_TEXT = 'This event has ended.';
+
+/** ...and while it is on: the server sells tickets only until the start ("This event has already started"). */
+export const SALES_CLOSED_TEXT = 'Ticket sales closed when the show started.';
+
+/** Before the start, between start and end, after the end (date + 90 minutes). */
+export type ShowPhase = 'upcoming' | 'on' | 'ended';
+
+export function showPhase(date: string, now: number): ShowPhase {
+  const start = Date.parse(date);
+  if (now < start) return 'upcoming';
+  return now < start + SHOW_DURATION_MS ? 'on' : 'ended';
+}
+
+/** From LIVE_CHECK_LEAD_MS before the start to the end: when the show can be live. */
+export function isAroundShow(date: string, now: number): boolean {
+  const start = Date.parse(date);
+  return now >= start - LIVE_CHECK_LEAD_MS && now < start + SHOW_DURATION_MS;
+}
+
+export type Countdown = { days: number; hours: number; minutes: number; seconds: number };
+
+/** What is left until `date`, in whole units (all zero once it has come). */
+export function countdownTo(date: string, now: number): Countdown {
+  const left = Math.max(0, Date.parse(date) - now);
+  return {
+    days: Math.floor(left / DAY_MS),
+    hours: Math.floor((left % DAY_MS) / HOUR_MS),
+    minutes: Math.floor((left % HOUR_MS) / MINUTE_MS),
+    seconds: Math.floor((left % MINUTE_MS) / SECOND_MS),
+  };
+}
