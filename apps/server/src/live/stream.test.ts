@@ -1,4 +1,5 @@
 import type { Event } from '@stagedoor/shared/events';
+import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import {
   api,
@@ -21,6 +22,7 @@ import {
 } from '../../test/live-clients';
 import { createTestApp } from '../../test/test-app';
 import type { App } from '../app';
+import { outbox } from '../db/schema';
 
 const GRACE_MS = 1_000;
 
@@ -113,6 +115,20 @@ describe('startStream and stopStream', () => {
     });
     // Stopping again is not an error: it is stopped.
     expect(await ack(broadcaster, 'stopStream', { eventId: event.id })).toEqual({ success: true });
+  });
+
+  it('mails "live now" to each ticket holder once per show, not again when the creator resumes', async () => {
+    const creator = await createCreator(app);
+    const event = await createEvent(app, creator);
+    const fans = [await ticketHolder(app, event), await ticketHolder(app, event)];
+    const broadcaster = await clients.connect(creator);
+    expect(await ack(broadcaster, 'startStream', { eventId: event.id })).toEqual({ success: true });
+    // A reload of the studio starts the same show again.
+    const resumed = await clients.connect(creator);
+    expect(await ack(resumed, 'startStream', { eventId: event.id })).toEqual({ success: true });
+    const liveNow = await app.deps.db.select().from(outbox).where(eq(outbox.kind, 'live-now'));
+    const forThisShow = liveNow.filter((mail) => mail.key.startsWith(`live-now:event:${event.id}:`));
+    expect(forThisShow.map((mail) => mail.toAddress).sort()).toEqual(fans.map((fan) => fan.email).sort());
   });
 
   it('ends the show when its creator cancels the event, and nobody can start or join it again', async () => {

@@ -56,9 +56,8 @@ ${footer ? `<p style="font-size:12px;color:#64748b;margin:16px 0">${escapeHtml(f
 </div></body></html>`;
   const text = [
     subject,
-    '',
     ...blocks.map((block) => (typeof block === 'string' ? block : `${block.button}: ${block.url}`)),
-    ...(footer ? ['', footer] : []),
+    ...(footer ? [footer] : []),
   ].join('\n\n');
   return { subject, html, text };
 }
