@@ -7,7 +7,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', 'data/**', '**/drizzle/meta/**'] },
+  { ignores: ['**/dist/**', '**/sourcemaps/**', '**/node_modules/**', 'data/**', '**/drizzle/meta/**'] },
   js.configs.recommended,
   ...tseslint.configs.strict,
   {

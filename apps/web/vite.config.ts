@@ -15,10 +15,12 @@ export default defineConfig({
   },
   build: {
     outDir: 'dist',
-    sourcemap: true,
+    // Written for debugging, not published: scripts/after-build.mjs moves them out of dist/.
+    sourcemap: 'hidden',
     rolldownOptions: {
       output: {
-        // Libraries change far less often than the app: separate chunks stay cached across releases.
+        // React changes far less often than the app: its own chunk stays cached across releases. Other
+        // libraries travel with the screens that use them (the router loads most screens on demand).
         codeSplitting: {
           groups: [
             {
@@ -26,7 +28,6 @@ export default defineConfig({
               test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/,
               priority: 20,
             },
-            { name: 'vendor', test: /node_modules/, priority: 10 },
           ],
         },
       },

@@ -1,5 +1,6 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import path from 'node:path';
 import type { ErrorBody } from '@stagedoor/shared/errors';
 import { sql } from 'drizzle-orm';
@@ -154,6 +155,12 @@ describe('the built web app', async () => {
   await mkdir(path.join(webDist, 'assets'));
   await writeFile(path.join(webDist, 'index.html'), '<!doctype html><title>Stagedoor</title>');
   await writeFile(path.join(webDist, 'assets', 'index-abc123.js'), 'console.log("app")');
+  // What the web build writes beside each text asset (apps/web/scripts/after-build.mjs).
+  await writeFile(
+    path.join(webDist, 'assets', 'index-abc123.js.br'),
+    brotliCompressSync('console.log("app")'),
+  );
+  await writeFile(path.join(webDist, 'assets', 'index-abc123.js.gz'), gzipSync('console.log("app")'));
   const webApp = await createTestApp({ WEB_DIST_DIR: webDist });
   afterAll(async () => {
     await webApp.close();
@@ -184,6 +191,25 @@ describe('the built web app', async () => {
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toContain('javascript');
     expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+  });
+
+  it('serves the build’s brotli or gzip copy to a client that accepts it, the plain file to others', async () => {
+    const asset = (encoding?: string) =>
+      api(webApp, {
+        method: 'GET',
+        url: '/assets/index-abc123.js',
+        headers: encoding ? { 'accept-encoding': encoding } : {},
+      });
+    const brotli = await asset('gzip, deflate, br');
+    expect(brotli.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(brotli.rawPayload).toString()).toBe('console.log("app")');
+    const gzip = await asset('gzip');
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzip.rawPayload).toString()).toBe('console.log("app")');
+    const plain = await asset();
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe('console.log("app")');
+    expect(brotli.headers['cache-control']).toBe('public, max-age=31536000, immutable');
   });
 
   it('keeps unknown /api and /socket.io routes, and non-page requests, JSON 404s', async () => {

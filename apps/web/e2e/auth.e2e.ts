@@ -59,7 +59,7 @@ describe('accounts in the browser', () => {
     await register(page, { firstName: 'Bea', lastName: 'Front', email });
     await page.waitForURL('**/user/dashboard');
     await expectToast(page, 'Account created and logged in successfully!');
-    await expect(page.getByText(email).first().isVisible()).resolves.toBe(true);
+    await page.getByText(email).first().waitFor();
 
     await openAccountMenu(page, 'Bea');
     const items = await page.getByRole('menuitem').allInnerTexts();

@@ -91,6 +91,8 @@ describe('every route of the spec resolves', () => {
   it('scrolls to the top after a navigation', async () => {
     const { context, page } = await newVisitor(browser);
     await page.goto('/terms');
+    await page.getByRole('contentinfo').waitFor();
+    await page.getByRole('heading', { level: 1 }).waitFor();
     await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
     expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
     await page.getByRole('contentinfo').getByRole('link', { name: 'Privacy Policy' }).click();

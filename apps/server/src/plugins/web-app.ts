@@ -24,6 +24,9 @@ export async function setupWebApp(app: FastifyInstance, webDistDir: string): Pro
   if (hasWebApp) {
     await app.register(fastifyStatic, {
       root: webDistDir,
+      // The build writes .br and .gz beside each text file: served by Accept-Encoding, never compressed
+      // per request.
+      preCompressed: true,
       setHeaders: (reply, filePath) => {
         if (filePath.includes(ASSETS_DIR)) reply.header('cache-control', IMMUTABLE);
         else if (path.basename(filePath) === 'index.html') reply.header('cache-control', REVALIDATE);

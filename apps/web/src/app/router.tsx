@@ -1,30 +1,65 @@
+import { lazy, type ComponentType } from 'react';
 import { Navigate, Route, Routes } from 'react-router';
 import { paths, routes } from '../config/paths';
-import { ForgotPasswordRoute, ResetPasswordRoute } from '../features/auth/routes/password-reset';
-import { LoginRoute } from '../features/auth/routes/login';
-import { RegisterRoute } from '../features/auth/routes/register';
-import { CreatorProfileRoute } from '../features/creators/routes/creator-profile';
-import { CreatorSimpleViewRoute } from '../features/creators/routes/creator-simple-view';
-import { CreatorDashboardRoute } from '../features/dashboard/routes/creator-dashboard';
-import { UserDashboardRoute } from '../features/dashboard/routes/user-dashboard';
-import { EarningsRoute } from '../features/earnings/routes/earnings';
-import { CheckoutRoute } from '../features/events/routes/checkout';
-import { CreateEventRoute } from '../features/events/routes/create-event';
-import { EditEventRoute } from '../features/events/routes/edit-event';
-import { EventDetailsRoute } from '../features/events/routes/event-details';
 import { EventListRoute } from '../features/events/routes/event-list';
-import { MyEventsRoute } from '../features/events/routes/my-events';
-import { PurchaseConfirmationRoute } from '../features/events/routes/purchase-confirmation';
-import { FoundersRoute } from '../features/marketing/routes/founders';
 import { HomeRoute } from '../features/marketing/routes/home';
-import { PrivacyPolicyRoute } from '../features/marketing/routes/privacy-policy';
-import { TermsRoute } from '../features/marketing/routes/terms';
-import { ProfileRoute } from '../features/profile/routes/profile';
-import { EventStreamRoute } from '../features/stream/routes/event-stream';
-import { MyTicketsRoute } from '../features/tickets/routes/my-tickets';
 import { AppLayout } from './layout/app-layout';
 import { RequireAuth } from './layout/require-auth';
 import { NotFoundRoute } from './not-found';
+
+/**
+ * A screen loaded when first shown: `/` and `/events` (imported above) carry only what they show; the
+ * forms, the date picker, the socket client and the rest come with the screens that use them.
+ */
+function page<Name extends string, Props extends object>(
+  load: () => Promise<Record<Name, ComponentType<Props>>>,
+  name: Name,
+) {
+  return lazy(async () => ({ default: (await load())[name] }));
+}
+
+const ForgotPasswordRoute = page(
+  () => import('../features/auth/routes/password-reset'),
+  'ForgotPasswordRoute',
+);
+const ResetPasswordRoute = page(() => import('../features/auth/routes/password-reset'), 'ResetPasswordRoute');
+const LoginRoute = page(() => import('../features/auth/routes/login'), 'LoginRoute');
+const RegisterRoute = page(() => import('../features/auth/routes/register'), 'RegisterRoute');
+const CreatorProfileRoute = page(
+  () => import('../features/creators/routes/creator-profile'),
+  'CreatorProfileRoute',
+);
+const CreatorSimpleViewRoute = page(
+  () => import('../features/creators/routes/creator-simple-view'),
+  'CreatorSimpleViewRoute',
+);
+const CreatorDashboardRoute = page(
+  () => import('../features/dashboard/routes/creator-dashboard'),
+  'CreatorDashboardRoute',
+);
+const UserDashboardRoute = page(
+  () => import('../features/dashboard/routes/user-dashboard'),
+  'UserDashboardRoute',
+);
+const EarningsRoute = page(() => import('../features/earnings/routes/earnings'), 'EarningsRoute');
+const CheckoutRoute = page(() => import('../features/events/routes/checkout'), 'CheckoutRoute');
+const CreateEventRoute = page(() => import('../features/events/routes/create-event'), 'CreateEventRoute');
+const EditEventRoute = page(() => import('../features/events/routes/edit-event'), 'EditEventRoute');
+const EventDetailsRoute = page(() => import('../features/events/routes/event-details'), 'EventDetailsRoute');
+const MyEventsRoute = page(() => import('../features/events/routes/my-events'), 'MyEventsRoute');
+const PurchaseConfirmationRoute = page(
+  () => import('../features/events/routes/purchase-confirmation'),
+  'PurchaseConfirmationRoute',
+);
+const FoundersRoute = page(() => import('../features/marketing/routes/founders'), 'FoundersRoute');
+const PrivacyPolicyRoute = page(
+  () => import('../features/marketing/routes/privacy-policy'),
+  'PrivacyPolicyRoute',
+);
+const TermsRoute = page(() => import('../features/marketing/routes/terms'), 'TermsRoute');
+const ProfileRoute = page(() => import('../features/profile/routes/profile'), 'ProfileRoute');
+const EventStreamRoute = page(() => import('../features/stream/routes/event-stream'), 'EventStreamRoute');
+const MyTicketsRoute = page(() => import('../features/tickets/routes/my-tickets'), 'MyTicketsRoute');
 
 /** The route table of spec §2. */
 export function AppRoutes() {

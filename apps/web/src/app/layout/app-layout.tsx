@@ -1,4 +1,6 @@
+import { Suspense } from 'react';
 import { Outlet, useMatch } from 'react-router';
+import { PageSpinner } from '../../components/ui/spinner';
 import { routes } from '../../config/paths';
 import { Footer } from './footer';
 import { ScrollToTop } from './scroll-to-top';
@@ -21,7 +23,10 @@ export function AppLayout() {
       </a>
       {showNav ? <TopNav /> : null}
       <main id="main" className="flex flex-1 flex-col">
-        <Outlet />
+        {/* Screens other than / and /events load on first visit (router.tsx). */}
+        <Suspense fallback={<PageSpinner label="Loading" />}>
+          <Outlet />
+        </Suspense>
       </main>
       <Footer />
     </div>

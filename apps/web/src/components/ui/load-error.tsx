@@ -21,7 +21,7 @@ export function LoadError({ message, onRetry, isRetrying = false, className }: L
   return (
     <Card role="alert" className={cn('flex flex-col items-center gap-4 p-8 text-center', className)}>
       <TriangleAlert aria-hidden className="size-8 text-red-600" />
-      <p className="font-medium text-red-700">{message}</p>
+      <h2 className="font-medium text-red-700">{message}</h2>
       <Button variant="secondary" onClick={onRetry} disabled={isRetrying}>
         <RotateCw aria-hidden className={cn('size-4', isRetrying && 'animate-spin')} />
         {isRetrying ? 'Trying again...' : 'Try again'}

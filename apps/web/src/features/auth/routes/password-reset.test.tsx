@@ -11,8 +11,9 @@ describe('forgotten password', () => {
     const { user, location } = renderApp('/login');
     await user.click(await screen.findByRole('link', { name: 'Forgot password?' }));
     expect(location()).toBe('/forgot-password');
+    await screen.findByRole('heading', { name: 'Forgot password?' });
 
-    await user.type(await screen.findByLabelText('Email'), 'maya@example.com');
+    await user.type(screen.getByLabelText('Email'), 'maya@example.com');
     await user.click(screen.getByRole('button', { name: 'Send link' }));
 
     expect(await screen.findByText(SENT)).toBeInTheDocument();

@@ -23,7 +23,7 @@ describe('public creator profile', () => {
     });
     renderApp('/creator/grace');
 
-    expect(screen.getByText('Loading creator profile...')).toBeInTheDocument();
+    expect(await screen.findByText('Loading creator profile...')).toBeInTheDocument();
     expect(await screen.findByRole('heading', { level: 1, name: 'Grace Hopper' })).toBeInTheDocument();
     expect(screen.getByText('Compilers and COBOL.')).toBeInTheDocument();
     expect(screen.getByRole('img', { name: 'Grace Hopper' })).toHaveTextContent('GH');
