@@ -119,14 +119,24 @@ export const ZChangePasswordRequest = z.object({
 });
 export type ChangePasswordRequest = z.infer<typeof ZChangePasswordRequest>;
 
-/** The Change Password form: the confirmation never leaves the browser. */
-export const ZChangePasswordForm = ZChangePasswordRequest.extend({
+/** A new password typed twice; the confirmation never leaves the browser. */
+const newPasswordTwice = {
+  newPassword: ZNewPassword,
   confirmPassword: z.string().min(1, 'Confirm password is required'),
-}).refine((form) => form.newPassword === form.confirmPassword, {
-  message: 'New passwords do not match',
-  path: ['confirmPassword'],
-});
+};
+const newPasswordsMatch = (form: { newPassword: string; confirmPassword: string }) =>
+  form.newPassword === form.confirmPassword;
+const mismatch = { message: 'New passwords do not match', path: ['confirmPassword'] };
+
+/** The Change Password form of the Profile screen. */
+export const ZChangePasswordForm = ZChangePasswordRequest.extend(newPasswordTwice).refine(
+  newPasswordsMatch,
+  mismatch,
+);
 export type ChangePasswordForm = z.infer<typeof ZChangePasswordForm>;
+
+/** The form of a mailed reset link (/reset-password). */
+export const ZResetPasswordForm = z.object(newPasswordTwice).refine(newPasswordsMatch, mismatch);
 
 /** The signed-in account as the API presents it (spec §3 "Session user / creator"). */
 export const ZSessionUser = z.object({

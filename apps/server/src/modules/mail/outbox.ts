@@ -1,4 +1,5 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, lte, notExists, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import type { Database } from '../../db/database';
 import { accounts, events, orders, outbox, type RefundReason } from '../../db/schema';
 
@@ -44,17 +45,21 @@ export async function queueMail<Kind extends MailKind>(tx: Database, mail: Queue
     .onConflictDoNothing({ target: outbox.key });
 }
 
-/** The order, its buyer and its show: what a receipt or a refund notice tells. */
+const creators = alias(accounts, 'creator');
+
+/** The order, its buyer, its show and the show's creator, in one query: what a receipt or a refund tells. */
 async function orderFacts(tx: Database, orderId: number) {
   const [row] = await tx
     .select({
       order: { id: orders.id, quantity: orders.quantity, totalCents: orders.totalCents },
       buyer: { email: accounts.email, firstName: accounts.firstName, timeZone: accounts.timeZone },
-      event: { id: events.id, name: events.name, date: events.date, creatorId: events.creatorId },
+      event: { id: events.id, name: events.name, date: events.date },
+      creator: { firstName: creators.firstName, lastName: creators.lastName },
     })
     .from(orders)
     .innerJoin(accounts, eq(accounts.id, orders.accountId))
     .innerJoin(events, eq(events.id, orders.eventId))
+    .innerJoin(creators, eq(creators.id, events.creatorId))
     .where(eq(orders.id, orderId));
   if (!row) throw new Error(`order ${orderId} not found`);
   return row;
@@ -75,11 +80,7 @@ function showFacts(
 
 /** The buyer's receipt, queued with the order's completion. */
 export async function queueReceipt(tx: Database, orderId: number): Promise<void> {
-  const { order, buyer, event } = await orderFacts(tx, orderId);
-  const [creator] = await tx
-    .select({ firstName: accounts.firstName, lastName: accounts.lastName })
-    .from(accounts)
-    .where(eq(accounts.id, event.creatorId));
+  const { order, buyer, event, creator } = await orderFacts(tx, orderId);
   await queueMail(tx, {
     key: `receipt:order:${order.id}`,
     to: buyer.email,
@@ -89,7 +90,7 @@ export async function queueReceipt(tx: Database, orderId: number): Promise<void>
       orderId: order.id,
       quantity: order.quantity,
       totalCents: order.totalCents,
-      creatorName: creator ? `${creator.firstName} ${creator.lastName}` : '',
+      creatorName: `${creator.firstName} ${creator.lastName}`,
     },
   });
 }
@@ -107,7 +108,8 @@ export async function queueRefundNotice(tx: Database, orderId: number, reason: R
 
 /**
  * One message of `kind` to every ticket holder of the event who has not turned reminders off, once per
- * show and buyer (the key), however often this runs. `paidBefore`: only orders completed by then.
+ * show and buyer (the key), however often this runs: holders already sent it are not even read, so the
+ * reminder job's frequent runs cost one query per show. `paidBefore`: only orders completed by then.
  */
 export async function queueToTicketHolders(
   tx: Database,
@@ -115,6 +117,7 @@ export async function queueToTicketHolders(
   kind: 'reminder-24h' | 'reminder-1h' | 'live-now',
   paidBefore?: Date,
 ): Promise<void> {
+  const keyPrefix = `${kind}:event:${eventId}:account:`;
   const holders = await tx
     .selectDistinct({
       accountId: accounts.id,
@@ -122,18 +125,27 @@ export async function queueToTicketHolders(
       firstName: accounts.firstName,
       timeZone: accounts.timeZone,
       event: { id: events.id, name: events.name, date: events.date },
-      completedAt: orders.completedAt,
     })
     .from(orders)
     .innerJoin(accounts, eq(accounts.id, orders.accountId))
     .innerJoin(events, eq(events.id, orders.eventId))
     .where(
-      and(eq(orders.eventId, eventId), eq(orders.status, 'completed'), eq(accounts.remindersEnabled, true)),
+      and(
+        eq(orders.eventId, eventId),
+        eq(orders.status, 'completed'),
+        eq(accounts.remindersEnabled, true),
+        paidBefore ? lte(orders.completedAt, paidBefore) : undefined,
+        notExists(
+          tx
+            .select({ id: outbox.id })
+            .from(outbox)
+            .where(eq(outbox.key, sql`${keyPrefix} || ${accounts.id}`)),
+        ),
+      ),
     );
   for (const holder of holders) {
-    if (paidBefore && (!holder.completedAt || holder.completedAt > paidBefore)) continue;
     await queueMail(tx, {
-      key: `${kind}:event:${eventId}:account:${holder.accountId}`,
+      key: `${keyPrefix}${holder.accountId}`,
       to: holder.email,
       kind,
       facts: { ...showFacts(holder, holder.event), accountId: holder.accountId },

@@ -2,7 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import {
   ZAuthResponse,
   ZForgotPasswordRequest,
-  ZNewPassword,
+  ZResetPasswordForm,
   type ForgotPasswordRequest,
 } from '@stagedoor/shared/auth';
 import { useState } from 'react';
@@ -21,6 +21,7 @@ import { useSession } from '../../../lib/session';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { destinationAfterAuth } from '../after-auth';
 import { AuthCard } from '../components/auth-card';
+import { NewPasswordFields } from '../components/new-password-fields';
 
 const loginLinks = (
   <p>
@@ -81,13 +82,6 @@ export function ForgotPasswordRoute() {
   );
 }
 
-const ZResetForm = z
-  .object({ password: ZNewPassword, confirmPassword: z.string().min(1, 'Confirm password is required') })
-  .refine((form) => form.password === form.confirmPassword, {
-    message: 'New passwords do not match',
-    path: ['confirmPassword'],
-  });
-
 /** /reset-password?token=…: the mailed link; a new password signs the account in. */
 export function ResetPasswordRoute() {
   useDocumentTitle('Choose a new password');
@@ -100,9 +94,12 @@ export function ResetPasswordRoute() {
     handleSubmit,
     setError,
     formState: { errors, isSubmitting },
-  } = useForm({ resolver: zodResolver(ZResetForm), defaultValues: { password: '', confirmPassword: '' } });
+  } = useForm({
+    resolver: zodResolver(ZResetPasswordForm),
+    defaultValues: { newPassword: '', confirmPassword: '' },
+  });
 
-  const onSubmit = handleSubmit(async ({ password }) => {
+  const onSubmit = handleSubmit(async ({ newPassword: password }) => {
     try {
       const { access_token, user } = await api.post(
         '/auth/reset-password',
@@ -114,7 +111,13 @@ export function ResetPasswordRoute() {
       notify('Password updated successfully!', 'success');
       navigate(destinationAfterAuth(user.role, null), { replace: true });
     } catch (error) {
-      reportSubmitError(error, { setError, fields: ['password'], fallback: 'Failed to update password' });
+      reportSubmitError(error, {
+        setError,
+        fields: [],
+        fallback: 'Failed to update password',
+        // The API names the field `password`.
+        otherFields: { password: (reason) => setError('newPassword', { type: 'server', message: reason }) },
+      });
     }
   });
 
@@ -131,20 +134,7 @@ export function ResetPasswordRoute() {
     >
       {token ? (
         <form onSubmit={onSubmit} noValidate className="space-y-5">
-          <Input
-            label="New password"
-            type="password"
-            autoComplete="new-password"
-            error={errors.password?.message}
-            {...register('password')}
-          />
-          <Input
-            label="Confirm new password"
-            type="password"
-            autoComplete="new-password"
-            error={errors.confirmPassword?.message}
-            {...register('confirmPassword')}
-          />
+          <NewPasswordFields register={register} errors={errors} />
           <Button type="submit" disabled={isSubmitting} className="w-full">
             {isSubmitting ? 'Saving...' : 'Save password'}
           </Button>

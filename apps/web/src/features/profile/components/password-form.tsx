@@ -6,6 +6,7 @@ import { Card } from '../../../components/ui/card';
 import { Input } from '../../../components/ui/field';
 import { reportSubmitError } from '../../../lib/form-errors';
 import { notify } from '../../../lib/notify';
+import { NewPasswordFields } from '../../auth/components/new-password-fields';
 import { useChangePassword } from '../api/profile';
 
 export function PasswordForm() {
@@ -46,20 +47,7 @@ export function PasswordForm() {
           error={errors.currentPassword?.message}
           {...register('currentPassword')}
         />
-        <Input
-          label="New password"
-          type="password"
-          autoComplete="new-password"
-          error={errors.newPassword?.message}
-          {...register('newPassword')}
-        />
-        <Input
-          label="Confirm new password"
-          type="password"
-          autoComplete="new-password"
-          error={errors.confirmPassword?.message}
-          {...register('confirmPassword')}
-        />
+        <NewPasswordFields register={register} errors={errors} />
         <Button type="submit" disabled={isSubmitting}>
           {isSubmitting ? 'Updating...' : 'Update Password'}
         </Button>
