@@ -6,6 +6,7 @@ import { createDatabase } from './db/database';
 import type { Deps } from './deps';
 import { setupLiveGateway, type LiveHandle } from './live/gateway';
 import { liveRoutes } from './live/live.routes';
+import { connectRedis } from './redis';
 import { authRoutes } from './modules/auth/auth.routes';
 import { creatorRoutes } from './modules/creators/creators.routes';
 import { eventRoutes } from './modules/events/events.routes';
@@ -23,6 +24,7 @@ import { placeOrder, type PlaceOrder } from './modules/orders/orders.repo';
 import { orderRoutes } from './modules/orders/orders.routes';
 import { userRoutes } from './modules/users/users.routes';
 import { setupAuth } from './plugins/auth';
+import { setupCatalogue } from './plugins/catalogue';
 import { setupErrorHandler } from './plugins/error-handler';
 import { setupMultipart } from './plugins/multipart';
 import { setupRateLimit } from './plugins/rate-limit';
@@ -94,6 +96,10 @@ export async function buildApp(config: Config, seams: TestSeams = {}): Promise<A
     await setupRateLimit(app);
     await setupMultipart(app);
     setupAuth(app);
+    // One connection for the whole server when instances share REDIS_URL: the catalogue and the live gateway.
+    const redis = config.redisUrl ? await connectRedis(config.redisUrl, app.log) : null;
+    if (redis) app.addHook('onClose', () => redis.close());
+    await setupCatalogue(app, redis);
 
     await app.register(
       async (api) => {
@@ -113,7 +119,7 @@ export async function buildApp(config: Config, seams: TestSeams = {}): Promise<A
     );
     await setupWebApp(app, config.webDistDir);
     // Routes reach it at request time (a cancelled event's show ends), once it is up.
-    app.decorate('live', await setupLiveGateway(app));
+    app.decorate('live', await setupLiveGateway(app, redis));
     runEvery(app, 'settlement', config.settlementIntervalMs, (now) => runSettlement(app.deps, now));
     runEvery(app, 'mail', config.mailIntervalMs, (now) => runMail(app.deps, now));
 

@@ -160,6 +160,11 @@ const ZEnv = z
           .max(MAX_TIMER_MS, `must be at most ${MAX_TIMER_MS} ms`),
       )
       .default(2000),
+    // How long a public catalogue answer is served from memory (DESIGN "Fast"): the most ticketsLeft lags
+    // a purchase. Edits, cancellations and deletions clear it at once, on every instance.
+    CATALOGUE_CACHE_MS: wholeNumber('must be a whole number of milliseconds')
+      .pipe(z.number().max(60_000, 'must be at most 60000 ms'))
+      .default(1000),
     SEED_DEMO: ZFlag.default(true),
     IMAGE_STORAGE: z.enum(['disk', 'database'], { error: 'must be disk or database' }).default('disk'),
     NODE_ENV: z
@@ -244,6 +249,7 @@ export interface Config {
   smtpUrl: string | null;
   mailFrom: string;
   mailIntervalMs: number;
+  catalogueCacheMs: number;
   /** After a broadcaster drops, viewers get `streamEnded` only if they have not started again by then. */
   streamGraceMs: number;
   /** Login and registration requests one IP may make a minute. */
@@ -311,6 +317,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     smtpUrl: vars.SMTP_URL ?? null,
     mailFrom: vars.MAIL_FROM,
     mailIntervalMs: vars.MAIL_INTERVAL_MS,
+    catalogueCacheMs: vars.CATALOGUE_CACHE_MS,
     streamGraceMs: vars.STREAM_GRACE_MS,
     authRequestsPerIpPerMinute: vars.AUTH_RATE_LIMIT_PER_MINUTE,
     trustedProxies: vars.TRUST_PROXY ?? [],

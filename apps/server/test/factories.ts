@@ -182,3 +182,16 @@ export async function buyTicketsOk(
   expect(response.statusCode, response.body).toBe(201);
   return response.json<Order>();
 }
+
+/**
+ * The tickets an event has left as stored, for tests of the stock itself: the public answer
+ * (GET /api/events/{id}) may lag a purchase by CATALOGUE_CACHE_MS (see catalogue.test.ts).
+ */
+export async function storedTicketsLeft(app: App, eventId: number): Promise<number> {
+  const [event] = await app.deps.db
+    .select({ maxTickets: events.maxTickets, sold: events.sold })
+    .from(events)
+    .where(eq(events.id, eventId));
+  if (!event) throw new Error(`event ${eventId} not found`);
+  return event.maxTickets - event.sold;
+}

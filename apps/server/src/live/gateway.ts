@@ -7,7 +7,7 @@ import type { Live, LiveServer } from './context';
 import { socketHandlers } from './handlers';
 import { authenticateHandshake } from './handshake';
 import { slidingWindowLimiter } from './rate-limiter';
-import { connectRedis } from './redis';
+import type { RedisConnection } from '../redis';
 import { RedisStreamRegistry } from './redis-stream-registry';
 import { janusMedia } from './janus/janus-media';
 import { peerToPeerMedia } from './peer-to-peer';
@@ -26,10 +26,11 @@ const MAX_MESSAGE_BYTES = 256 * 1024;
  * the instance holding the socket, so a viewer and its broadcaster may be connected to different ones.
  * Closing the app disconnects every socket and waits for their work before the database closes.
  */
-export async function setupLiveGateway(app: FastifyInstance): Promise<LiveHandle> {
+export async function setupLiveGateway(
+  app: FastifyInstance,
+  redis: RedisConnection | null,
+): Promise<LiveHandle> {
   const { config, log } = app.deps;
-  const redis = config.redisUrl ? await connectRedis(config.redisUrl, log) : null;
-  if (redis) app.addHook('onClose', () => redis.close());
 
   const io: LiveServer = new Server(app.server, {
     path: SOCKET_PATH,

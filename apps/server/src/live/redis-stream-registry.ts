@@ -1,5 +1,5 @@
 import type { StreamLayout } from '@stagedoor/shared/realtime';
-import type { RedisClient } from './redis';
+import type { RedisClient } from '../redis';
 import { NO_OVERLAY, type Admission, type StoppedStream, type StreamRegistry } from './stream-registry';
 
 const KEY_PREFIX = 'stagedoor:live:stream:';

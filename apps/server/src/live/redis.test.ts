@@ -6,7 +6,7 @@ import { ack, listen, LiveClients, record, settle, waitFor } from '../../test/li
 import { startRedisServer } from '../../test/redis-server';
 import { createTestApp, sameDeploymentAs } from '../../test/test-app';
 import type { App } from '../app';
-import { connectRedis } from './redis';
+import { connectRedis } from '../redis';
 import { RedisStreamRegistry } from './redis-stream-registry';
 import { MemoryStreamRegistry, type StreamRegistry } from './stream-registry';
 

@@ -67,6 +67,22 @@ export async function optionalAccount(request: FastifyRequest): Promise<AccountR
   }
 }
 
+/**
+ * The account a request's bearer token names, checked by its signature alone (no look-up, so a revoked
+ * token still names its account): enough to tell a creator's request for their own events from the
+ * public's, never enough to grant anything.
+ */
+export async function claimedAccountId(request: FastifyRequest): Promise<number | null> {
+  const token = bearerToken(request.headers.authorization);
+  if (!token) return null;
+  try {
+    return (await verifyAccessToken(request.server.deps.config.jwtSecret, token)).accountId;
+  } catch (error) {
+    if (hasCode('UNAUTHORIZED')(error)) return null;
+    throw error;
+  }
+}
+
 /** A preHandler admitting signed-in accounts, of the given role only if one is named (else 403). */
 export function requireAuth(role?: Role): preHandlerAsyncHookHandler {
   return async (request) => {

@@ -78,6 +78,8 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       `/auth/profile/${role}`,
       {
         preHandler: requireAuth(role),
+        // A creator's name and nickname show on their events and page.
+        config: { changesCatalogue: true },
         schema: { body: ZProfileUpdateRequest, response: { 200: ZUserEnvelope } },
       },
       async (request) => ({ user: await updateProfile(app.deps, signedInAccount(request), request.body) }),
@@ -121,7 +123,11 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   // client expects, it answers the user object itself (PATCH answers `{user}`).
   app.post(
     '/auth/profile/creator',
-    { preHandler: requireAuth('creator'), schema: { response: { 200: ZSessionUser } } },
+    {
+      preHandler: requireAuth('creator'),
+      config: { changesCatalogue: true },
+      schema: { response: { 200: ZSessionUser } },
+    },
     async (request) => {
       const form = await readMultipartForm(request, { headerImageUrl: PROFILE_IMAGE });
       const input = parseOrThrow(ZProfileUpdateRequest, form.fields);
@@ -140,7 +146,11 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/auth/profile/creator/profile-image',
-    { preHandler: requireAuth('creator'), schema: { response: { 200: ZSessionUser } } },
+    {
+      preHandler: requireAuth('creator'),
+      config: { changesCatalogue: true },
+      schema: { response: { 200: ZSessionUser } },
+    },
     async (request) => {
       const form = await readMultipartForm(request, { profileImageUrl: PROFILE_IMAGE });
       const image = form.files.profileImageUrl;

@@ -17,18 +17,25 @@ export const creatorRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/creators/:creatorId',
     { schema: { params: ZCreatorIdParams, response: { 200: ZPublicCreator } } },
-    async (request) => toPublicCreator(await findCreatorById(app.deps, request.params.creatorId)),
+    async (request, reply) =>
+      app.catalogue.reply(request, reply, async () =>
+        toPublicCreator(await findCreatorById(app.deps, request.params.creatorId)),
+      ),
   );
 
   app.get(
     '/creators/profile/:nickname',
     { schema: { params: ZNicknameParams, response: { 200: ZPublicCreator } } },
-    async (request) => toPublicCreator(await findCreatorByNickname(app.deps, request.params.nickname)),
+    async (request, reply) =>
+      app.catalogue.reply(request, reply, async () =>
+        toPublicCreator(await findCreatorByNickname(app.deps, request.params.nickname)),
+      ),
   );
 
   app.get(
     '/creators/:nickname/events',
     { schema: { params: ZNicknameParams, response: { 200: ZEventList } } },
-    async (request) => listCreatorUpcomingEvents(app.deps, request.params.nickname),
+    async (request, reply) =>
+      app.catalogue.reply(request, reply, () => listCreatorUpcomingEvents(app.deps, request.params.nickname)),
   );
 };

@@ -11,7 +11,7 @@ import {
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { parseOrThrow } from '../../errors';
-import { optionalAccount, requireAuth, signedInAccount } from '../../plugins/auth';
+import { claimedAccountId, optionalAccount, requireAuth, signedInAccount } from '../../plugins/auth';
 import { readMultipartForm } from '../../plugins/multipart';
 import { siteOrigin } from '../../site';
 import { EVENT_IMAGE, type ImageUpload } from '../images/images.service';
@@ -31,7 +31,7 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/events',
     { schema: { querystring: ZEventListQuery, response: { 200: ZEventList } } },
-    async (request) => listEvents(app.deps, request.query),
+    async (request, reply) => app.catalogue.reply(request, reply, () => listEvents(app.deps, request.query)),
   );
 
   // A static segment wins over a parameter in Fastify's router, so 'stats' never reaches :creatorId.
@@ -44,7 +44,14 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/events/creator/:creatorId',
     { schema: { params: ZCreatorIdParams, response: { 200: ZEventList } } },
-    async (request) => listCreatorEvents(app.deps, await optionalAccount(request), request.params.creatorId),
+    async (request, reply) => {
+      const { creatorId } = request.params;
+      // The creator sees every event of theirs, fresh; anyone else the public list, from the cache.
+      if ((await claimedAccountId(request)) === creatorId) {
+        return listCreatorEvents(app.deps, await optionalAccount(request), creatorId);
+      }
+      return app.catalogue.reply(request, reply, () => listCreatorEvents(app.deps, null, creatorId));
+    },
   );
 
   app.get(
@@ -60,13 +67,20 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
       .send(await getEventCalendar(app.deps, request.params.id, siteOrigin(request))),
   );
 
-  app.get('/events/:id', { schema: { params: ZEventIdParams, response: { 200: ZEvent } } }, async (request) =>
-    getEvent(app.deps, request.params.id),
+  app.get(
+    '/events/:id',
+    { schema: { params: ZEventIdParams, response: { 200: ZEvent } } },
+    async (request, reply) =>
+      app.catalogue.reply(request, reply, () => getEvent(app.deps, request.params.id)),
   );
 
   app.post(
     '/events',
-    { preHandler: requireAuth('creator'), schema: { response: { 201: ZEvent } } },
+    {
+      preHandler: requireAuth('creator'),
+      config: { changesCatalogue: true },
+      schema: { response: { 201: ZEvent } },
+    },
     async (request, reply) => {
       const form = await readEventForm(request);
       const input = parseOrThrow(ZCreateEventRequest, form.fields);
@@ -77,7 +91,11 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/events/:id',
-    { preHandler: requireAuth('creator'), schema: { params: ZEventIdParams, response: { 200: ZEvent } } },
+    {
+      preHandler: requireAuth('creator'),
+      config: { changesCatalogue: true },
+      schema: { params: ZEventIdParams, response: { 200: ZEvent } },
+    },
     async (request) => {
       const form = await readEventForm(request);
       const input = parseOrThrow(ZUpdateEventRequest, form.fields);
@@ -87,7 +105,11 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.delete(
     '/events/:id',
-    { preHandler: requireAuth('creator'), schema: { params: ZEventIdParams } },
+    {
+      preHandler: requireAuth('creator'),
+      config: { changesCatalogue: true },
+      schema: { params: ZEventIdParams },
+    },
     async (request, reply) => {
       await deleteEvent(app.deps, signedInAccount(request), request.params.id);
       return reply.code(204).send();

@@ -23,6 +23,7 @@ export const moneyRoutes: FastifyPluginAsyncZod = async (app) => {
     '/events/:id/cancel',
     {
       preHandler: requireAuth('creator'),
+      config: { changesCatalogue: true },
       schema: { params: ZEventIdParams, response: { 200: ZCancellation } },
     },
     async (request) => {

@@ -12,6 +12,7 @@ import {
   getOk,
   moveEventDate,
   type TestAccount,
+  storedTicketsLeft,
 } from '../../../test/factories';
 import { balanceIn, unbalancedTransactions } from '../../../test/ledger';
 import { createTestApp, sameDeploymentAs } from '../../../test/test-app';
@@ -134,9 +135,7 @@ describe('the settlement job', () => {
       { now, holdUntil: new Date(now.getTime() + 30 * 60_000) },
     );
     expect(placed?.order).toMatchObject({ status: 'pending', quantity: 3 });
-    const left = async () =>
-      (await api(app, { method: 'GET', url: `/api/events/${event.id}` })).json<{ ticketsLeft: number }>()
-        .ticketsLeft;
+    const left = () => storedTicketsLeft(app, event.id);
     expect(await left()).toBe(2);
 
     await expireHolds(app.deps, new Date(now.getTime() + 29 * 60_000));

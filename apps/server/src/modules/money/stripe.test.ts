@@ -13,6 +13,7 @@ import {
   createUser,
   uniqueEmail,
   type TestAccount,
+  storedTicketsLeft,
 } from '../../../test/factories';
 import { startStripeStandIn, stripeFee, type DeliveryOptions } from '../../../test/stripe-stand-in';
 import { createTestApp } from '../../../test/test-app';
@@ -50,8 +51,7 @@ function payments(): CardPayments {
   return app.deps.payments;
 }
 
-const ticketsLeft = async (eventId: number) =>
-  (await api(app, { method: 'GET', url: `/api/events/${eventId}` })).json<Event>().ticketsLeft;
+const ticketsLeft = (eventId: number) => storedTicketsLeft(app, eventId);
 
 async function storedOrder(id: number) {
   const [order] = await app.deps.db.select().from(orders).where(eq(orders.id, id));

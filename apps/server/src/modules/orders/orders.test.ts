@@ -1,5 +1,4 @@
 import type { ErrorBody } from '@stagedoor/shared/errors';
-import type { Event } from '@stagedoor/shared/events';
 import type { Order } from '@stagedoor/shared/orders';
 import { eq } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -14,6 +13,7 @@ import {
   daysFromNow,
   moveEventDate,
   type TestAccount,
+  storedTicketsLeft,
 } from '../../../test/factories';
 import { createTestApp } from '../../../test/test-app';
 import { orders } from '../../db/schema';
@@ -21,8 +21,7 @@ import { orders } from '../../db/schema';
 const app = await createTestApp();
 afterAll(() => app.close());
 
-const ticketsLeft = async (eventId: number) =>
-  (await api(app, { method: 'GET', url: `/api/events/${eventId}` })).json<Event>().ticketsLeft;
+const ticketsLeft = (eventId: number) => storedTicketsLeft(app, eventId);
 
 const myOrders = async (buyer: TestAccount) => {
   const response = await api(app, { method: 'GET', url: '/api/orders', headers: authHeader(buyer.token) });

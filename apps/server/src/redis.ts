@@ -6,9 +6,9 @@ export type RedisClient = RedisClientType;
 const MAX_RECONNECT_DELAY_MS = 5_000;
 
 export interface RedisConnection {
-  /** Commands: the stream registry, and the socket.io adapter's publishing. */
+  /** Commands: the stream registry, the socket.io adapter's publishing, the catalogue's change notices. */
   client: RedisClient;
-  /** The socket.io adapter's subscriptions: a subscribed connection can run no other command. */
+  /** Subscriptions (the socket.io adapter's, the catalogue's): a subscribed connection runs no other command. */
   subscriber: RedisClient;
   close(): Promise<void>;
 }

@@ -1,0 +1,77 @@
+import type { DatabaseConfig } from '../src/config';
+import { createDatabase } from '../src/db/database';
+import { accounts, events } from '../src/db/schema';
+import { hashPassword } from '../src/modules/auth/passwords';
+
+/** What the bench loads: a first page of the catalogue, and one event whose stock sells out. */
+export const CREATORS = 10;
+export const EVENTS_PER_CREATOR = 4;
+export const BUYERS = 50;
+export const STOCK = 4_000;
+
+export interface Seeded {
+  /** The event the catalogue read loads (GET /api/events/{id}), one of the first page's. */
+  catalogueEventId: number;
+  dropEventId: number;
+  buyerIds: number[];
+}
+
+/** Writes the bench's accounts and events straight into a fresh database, before any server opens it. */
+export async function seed(config: DatabaseConfig): Promise<Seeded> {
+  const handle = await createDatabase(config);
+  try {
+    const { db } = handle;
+    const passwordHash = await hashPassword('bench-password');
+    const person = (role: 'creator' | 'user', n: number) => ({
+      email: `${role}-${n}@bench.test`,
+      passwordHash,
+      role,
+      firstName: role === 'creator' ? 'Creator' : 'Fan',
+      lastName: String(n),
+      nickname: `${role}${n}`,
+    });
+    const creators = await db
+      .insert(accounts)
+      .values(Array.from({ length: CREATORS }, (_, n) => person('creator', n)))
+      .returning({ id: accounts.id });
+    const buyers = await db
+      .insert(accounts)
+      .values(Array.from({ length: BUYERS }, (_, n) => person('user', n)))
+      .returning({ id: accounts.id });
+    const day = 24 * 3600_000;
+    const catalogue = await db
+      .insert(events)
+      .values(
+        creators.flatMap((creator, c) =>
+          Array.from({ length: EVENTS_PER_CREATOR }, (_, n) => ({
+            creatorId: creator.id,
+            name: `Live set ${c}-${n}`,
+            description: `An evening of music and talk, number ${n} of creator ${c}. `.repeat(4),
+            image: null,
+            priceCents: 1500 + 100 * n,
+            maxTickets: 500,
+            date: new Date(Date.now() + (2 + c + n * CREATORS) * day),
+          })),
+        ),
+      )
+      .returning({ id: events.id });
+    const [creator] = creators;
+    if (!creator) throw new Error('no creator seeded');
+    const [drop] = await db
+      .insert(events)
+      .values({
+        creatorId: creator.id,
+        name: 'The ticket drop',
+        description: 'Everyone wants in.',
+        priceCents: 2500,
+        maxTickets: STOCK,
+        date: new Date(Date.now() + 30 * day),
+      })
+      .returning({ id: events.id });
+    const [shown] = catalogue;
+    if (!shown || !drop) throw new Error('no event seeded');
+    return { catalogueEventId: shown.id, dropEventId: drop.id, buyerIds: buyers.map((buyer) => buyer.id) };
+  } finally {
+    await handle.close();
+  }
+}
