@@ -92,7 +92,7 @@ export async function buildApp(config: Config, seams: TestSeams = {}): Promise<A
     });
 
     setupErrorHandler(app);
-    await setupSecurity(app, config.publicOrigin);
+    setupSecurity(app, config.publicOrigin);
     await setupRateLimit(app);
     await setupMultipart(app);
     setupAuth(app);

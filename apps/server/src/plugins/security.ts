@@ -1,11 +1,12 @@
-import helmet from '@fastify/helmet';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
+import helmet, { type HelmetOptions } from 'helmet';
 
 const CORS_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE';
 const CORS_HEADERS = 'Authorization, Content-Type, Idempotency-Key, X-Request-Id';
 
-export async function setupSecurity(app: FastifyInstance, publicOrigin: string | null): Promise<void> {
-  await app.register(helmet, {
+export function setupSecurity(app: FastifyInstance, publicOrigin: string | null): void {
+  const headers = securityHeaders({
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
@@ -26,8 +27,29 @@ export async function setupSecurity(app: FastifyInstance, publicOrigin: string |
     // A web app served from another origin must still be able to show our images.
     crossOriginResourcePolicy: { policy: publicOrigin ? 'cross-origin' : 'same-origin' },
   });
+  app.addHook('onRequest', async (request, reply) => {
+    reply.headers(headers);
+  });
 
   if (publicOrigin) setupCors(app, publicOrigin);
+}
+
+/**
+ * The headers helmet sets, worked out once: they are the same for every answer (no per-request nonce),
+ * and building them per request (as @fastify/helmet does) cost a tenth of a cached read.
+ */
+function securityHeaders(options: HelmetOptions): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const response = {
+    setHeader: (name: string, value: unknown) => {
+      headers[name.toLowerCase()] = String(value);
+    },
+    removeHeader: (name: string) => {
+      delete headers[name.toLowerCase()];
+    },
+  };
+  helmet(options)({} as IncomingMessage, response as unknown as ServerResponse, () => undefined);
+  return headers;
 }
 
 /**

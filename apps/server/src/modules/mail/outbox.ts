@@ -80,7 +80,16 @@ function showFacts(
 
 /** The buyer's receipt, queued with the order's completion. */
 export async function queueReceipt(tx: Database, orderId: number): Promise<void> {
-  const { order, buyer, event, creator } = await orderFacts(tx, orderId);
+  await queueReceiptOf(tx, await orderFacts(tx, orderId));
+}
+
+/** What a receipt tells, as orderFacts reads it: for a caller that has read it already. */
+export type ReceiptFacts = Awaited<ReturnType<typeof orderFacts>>;
+
+export async function queueReceiptOf(
+  tx: Database,
+  { order, buyer, event, creator }: ReceiptFacts,
+): Promise<void> {
   await queueMail(tx, {
     key: `receipt:order:${order.id}`,
     to: buyer.email,

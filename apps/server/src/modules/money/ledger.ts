@@ -91,7 +91,15 @@ export async function platformFeeBps(
     .innerJoin(events, eq(events.creatorId, accounts.id))
     .where(eq(accounts.id, event.creatorId))
     .groupBy(accounts.id);
-  return creator?.foundingPartner && creator.firstEventId === event.id
+  return creator ? feeBpsOf(creator, event.id) : PLATFORM_FEE_BPS;
+}
+
+/** The fee rule itself, for a caller that read the creator's facts along with something else. */
+export function feeBpsOf(
+  creator: { foundingPartner: boolean; firstEventId: number | null },
+  eventId: number,
+): number {
+  return creator.foundingPartner && creator.firstEventId === eventId
     ? FOUNDING_PARTNER_FEE_BPS
     : PLATFORM_FEE_BPS;
 }

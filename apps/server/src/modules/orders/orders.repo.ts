@@ -1,8 +1,9 @@
-import { and, count, desc, eq, gt, inArray, isNull, lte, ne, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gt, inArray, isNull, lte, min, ne, sql, type SQL } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import type { Database } from '../../db/database';
 import { accounts, events, orders, type EventRow, type OrderRow } from '../../db/schema';
-import { queueReceipt } from '../mail/outbox';
-import { platformFeeBps, post, saleOf } from '../money/ledger';
+import { queueReceiptOf } from '../mail/outbox';
+import { feeBpsOf, post, saleOf } from '../money/ledger';
 
 export type OrderedEvent = Pick<EventRow, 'id' | 'name' | 'image' | 'date'>;
 
@@ -30,25 +31,24 @@ const HOLDING_STATUSES = ['pending', 'completed'] as const;
 
 const orderedEvent = { id: events.id, name: events.name, image: events.image, date: events.date };
 
-export type TakenEvent = OrderedEvent & Pick<EventRow, 'priceCents' | 'creatorId'>;
-
 /**
  * The stock step, and the only statement that ever adds to `sold`: takes `quantity` tickets in ONE
  * conditional UPDATE, which matches only while the event is on sale (active, not cancelled, not
- * started), has that many left, is not the buyer's own, is still at the price the buyer saw, and the
- * buyer's tickets stay within its per-buyer limit. PostgreSQL locks the row and re-checks the condition
- * against the latest committed `sold`, so concurrent purchases (on any number of server instances) can
- * never sell more than `max_tickets`. The per-buyer sum is read by a subquery: placeOrder holds the
- * buyer's account lock, so no other purchase of theirs can change it meanwhile.
- * Returns the event's price and its details, or null when nothing was taken.
+ * started), has that many left, is not the buyer's own, is still at the price the order was written
+ * at, and the buyer's tickets (counting the order this transaction just wrote) stay within its
+ * per-buyer limit. PostgreSQL locks the row and re-checks the condition against the latest committed
+ * `sold`, so concurrent purchases (on any number of server instances) can never sell more than
+ * `max_tickets`. The per-buyer sum is read by a subquery: placeOrder holds the buyer's account lock, so
+ * no other purchase of theirs can change it meanwhile. False when nothing was taken.
  */
 export async function takeTickets(
   tx: Database,
-  purchase: Pick<Purchase, 'accountId' | 'eventId' | 'quantity' | 'unitPriceCents'>,
+  purchase: Pick<Purchase, 'accountId' | 'eventId' | 'quantity'>,
+  priceCents: number,
   now: Date,
-): Promise<TakenEvent | null> {
-  const { accountId, eventId, quantity, unitPriceCents } = purchase;
-  const [event] = await tx
+): Promise<boolean> {
+  const { accountId, eventId, quantity } = purchase;
+  const taken = await tx
     .update(events)
     .set({ sold: sql`${events.sold} + ${quantity}` })
     .where(
@@ -59,15 +59,12 @@ export async function takeTickets(
         gt(events.date, now),
         ne(events.creatorId, accountId),
         lte(sql`${events.sold} + ${quantity}`, events.maxTickets),
-        unitPriceCents === null ? undefined : eq(events.priceCents, unitPriceCents),
-        lte(
-          sql`${ticketsHeldBy(accountId, eventId)} + ${quantity}`,
-          sql`coalesce(${events.maxPerBuyer}, ${events.maxTickets})`,
-        ),
+        eq(events.priceCents, priceCents),
+        lte(ticketsHeldBy(accountId, eventId), sql`coalesce(${events.maxPerBuyer}, ${events.maxTickets})`),
       ),
     )
-    .returning({ ...orderedEvent, priceCents: events.priceCents, creatorId: events.creatorId });
-  return event ?? null;
+    .returning({ id: events.id });
+  return taken.length > 0;
 }
 
 /** The tickets an account holds for an event: completed plus pending orders. */
@@ -96,49 +93,88 @@ export async function releaseTickets(tx: Database, eventId: number, quantity: nu
     .where(eq(events.id, eventId));
 }
 
+const creators = alias(accounts, 'creator');
+const creatorEvents = alias(events, 'creator_event');
+
 /**
- * The money and stock path in one transaction: take the tickets, then record the order at the price
- * the same statement read. Either both happen or neither does. Null when the tickets could not be taken.
- * `holdUntil` null: the order completes at once (no payment to wait for) and its sale enters the
- * ledger; a date: the order is pending, its tickets held until then.
+ * Locks the buyer's account (one purchase of an account at a time: the per-buyer sum and the open
+ * checkouts it reads stay true) and reads, in the same statement, everything the order, its sale and
+ * its receipt need: the buyer, the event as it stands, its creator and the creator's first event.
+ */
+async function lockBuyerAndReadEvent(tx: Database, purchase: Pick<Purchase, 'accountId' | 'eventId'>) {
+  const firstEventOf = tx
+    .select({ id: min(creatorEvents.id) })
+    .from(creatorEvents)
+    .where(eq(creatorEvents.creatorId, events.creatorId));
+  const [facts] = await tx
+    .select({
+      buyer: { email: accounts.email, firstName: accounts.firstName, timeZone: accounts.timeZone },
+      event: { ...orderedEvent, priceCents: events.priceCents, creatorId: events.creatorId },
+      creator: {
+        firstName: creators.firstName,
+        lastName: creators.lastName,
+        foundingPartner: creators.foundingPartner,
+        firstEventId: sql<number | null>`(${firstEventOf})`,
+      },
+    })
+    .from(accounts)
+    .innerJoin(events, eq(events.id, purchase.eventId))
+    .innerJoin(creators, eq(creators.id, events.creatorId))
+    .where(eq(accounts.id, purchase.accountId))
+    .for('update', { of: accounts });
+  return facts ?? null;
+}
+
+/** Thrown to roll the purchase's transaction back when the stock step took nothing. */
+class NothingTaken extends Error {}
+
+/**
+ * The money and stock path in one transaction: the order, its sale and its receipt are written first,
+ * at the event's price as read, and the stock step comes last, so the event's row (which every buyer
+ * of a drop waits for) stays locked only from that statement to the commit. When the stock step takes
+ * nothing, everything is rolled back and the answer is null. `holdUntil` null: the order completes at
+ * once (no payment to wait for) and its sale enters the ledger; a date: the order is pending, its
+ * tickets held until then.
  */
 export async function placeOrder(
   db: Database,
   purchase: Purchase,
   { now, holdUntil }: { now: Date; holdUntil: Date | null },
 ): Promise<OrderWithEvent | null> {
-  return db.transaction(async (tx) => {
-    // One purchase of an account at a time: the per-buyer sum and the open checkouts it reads stay true.
-    await tx
-      .select({ id: accounts.id })
-      .from(accounts)
-      .where(eq(accounts.id, purchase.accountId))
-      .for('update');
-    if (holdUntil && (await openCheckoutsOf(tx, purchase.accountId)) >= MAX_OPEN_CHECKOUTS) return null;
-    const event = await takeTickets(tx, purchase, now);
-    if (!event) return null;
-    const totalCents = event.priceCents * purchase.quantity;
-    // Free tickets have nothing to pay for: they complete at once, whatever the provider.
-    const heldUntil = totalCents > 0 ? holdUntil : null;
-    const [order] = await tx
-      .insert(orders)
-      .values({
-        ...purchase,
-        unitPriceCents: event.priceCents,
-        totalCents,
-        status: heldUntil ? 'pending' : 'completed',
-        createdAt: now,
-        expiresAt: heldUntil,
-        completedAt: heldUntil ? null : now,
-      })
-      .returning();
-    if (!order) throw new Error('insert into orders returned no row');
-    if (!heldUntil) {
-      await post(tx, saleOf(order, event.creatorId, await platformFeeBps(tx, event), now));
-      await queueReceipt(tx, order.id);
-    }
-    return { order, event };
-  });
+  try {
+    return await db.transaction(async (tx) => {
+      const facts = await lockBuyerAndReadEvent(tx, purchase);
+      if (!facts) return null;
+      const { event } = facts;
+      if (purchase.unitPriceCents !== null && purchase.unitPriceCents !== event.priceCents) return null;
+      if (holdUntil && (await openCheckoutsOf(tx, purchase.accountId)) >= MAX_OPEN_CHECKOUTS) return null;
+      const totalCents = event.priceCents * purchase.quantity;
+      // Free tickets have nothing to pay for: they complete at once, whatever the provider.
+      const heldUntil = totalCents > 0 ? holdUntil : null;
+      const [order] = await tx
+        .insert(orders)
+        .values({
+          ...purchase,
+          unitPriceCents: event.priceCents,
+          totalCents,
+          status: heldUntil ? 'pending' : 'completed',
+          createdAt: now,
+          expiresAt: heldUntil,
+          completedAt: heldUntil ? null : now,
+        })
+        .returning();
+      if (!order) throw new Error('insert into orders returned no row');
+      if (!heldUntil) {
+        await post(tx, saleOf(order, event.creatorId, feeBpsOf(facts.creator, event.id), now));
+        await queueReceiptOf(tx, { ...facts, order });
+      }
+      if (!(await takeTickets(tx, purchase, event.priceCents, now))) throw new NothingTaken();
+      return { order, event };
+    });
+  } catch (error) {
+    if (error instanceof NothingTaken) return null;
+    throw error;
+  }
 }
 
 /** How the purchase records an order; tests may swap in another (see TestSeams in app.ts). */
