@@ -1,8 +1,8 @@
 import { TOAST_AUTO_CLOSE_MS } from '@stagedoor/shared/limits';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
-import { ToastContainer } from 'react-toastify';
 import { PageSpinner } from '../components/ui/spinner';
+import { Toasts } from '../lib/notify';
 import { createQueryClient } from '../lib/query-client';
 import { SessionProvider, useSession } from '../lib/session';
 
@@ -14,7 +14,7 @@ export function AppProvider({ children }: { children: ReactNode }) {
       <SessionProvider>
         <SessionGate>{children}</SessionGate>
       </SessionProvider>
-      <ToastContainer position="top-right" autoClose={TOAST_AUTO_CLOSE_MS} closeOnClick />
+      <Toasts position="top-right" autoClose={TOAST_AUTO_CLOSE_MS} closeOnClick />
     </QueryClientProvider>
   );
 }

@@ -1,5 +1,5 @@
-import { ZErrorBody, type ErrorBody } from '@stagedoor/shared/errors';
-import type { z } from 'zod';
+import type { ErrorBody } from '@stagedoor/shared/errors';
+import { ErrorBodyAnswer } from './answers';
 import { clearStoredSession, readStoredToken } from './auth-storage';
 
 const API_BASE = '/api';
@@ -35,7 +35,13 @@ export function onUnauthorized(listener: UnauthorizedListener): () => void {
   return () => unauthorizedListeners.delete(listener);
 }
 
-type RequestOptions<TSchema extends z.ZodType | undefined> = {
+/**
+ * What validates an answer: a zod schema of packages/shared, or a light check of lib/answers.ts on the
+ * first screens.
+ */
+type Schema = { parse: (data: unknown) => unknown };
+
+type RequestOptions<TSchema extends Schema | undefined> = {
   body?: unknown;
   /** Validates the answer; without it the answer is `unknown`. */
   schema?: TSchema;
@@ -49,7 +55,7 @@ type RequestOptions<TSchema extends z.ZodType | undefined> = {
   signal?: AbortSignal;
 };
 
-type Answer<TSchema> = TSchema extends z.ZodType ? z.output<TSchema> : unknown;
+type Answer<TSchema> = TSchema extends Schema ? ReturnType<TSchema['parse']> : unknown;
 
 /** Sends the call with the stored token; an answer outside 2xx is thrown as an ApiError. */
 async function send(
@@ -76,13 +82,13 @@ async function send(
       clearStoredSession();
       unauthorizedListeners.forEach((listener) => listener());
     }
-    const parsed = ZErrorBody.safeParse(await readBody(response));
+    const parsed = ErrorBodyAnswer.safeParse(await readBody(response));
     throw new ApiError(response.status, parsed.success ? parsed.data : null);
   }
   return response;
 }
 
-async function request<TSchema extends z.ZodType | undefined = undefined>(
+async function request<TSchema extends Schema | undefined = undefined>(
   method: string,
   path: string,
   options: RequestOptions<TSchema> = {},
@@ -101,24 +107,24 @@ async function readBody(response: Response): Promise<unknown> {
   }
 }
 
-type Options<TSchema extends z.ZodType | undefined> = Omit<RequestOptions<TSchema>, 'body'>;
+type Options<TSchema extends Schema | undefined> = Omit<RequestOptions<TSchema>, 'body'>;
 
 export const api = {
-  get: <TSchema extends z.ZodType | undefined = undefined>(path: string, options?: Options<TSchema>) =>
+  get: <TSchema extends Schema | undefined = undefined>(path: string, options?: Options<TSchema>) =>
     request('GET', path, options),
-  delete: <TSchema extends z.ZodType | undefined = undefined>(path: string, options?: Options<TSchema>) =>
+  delete: <TSchema extends Schema | undefined = undefined>(path: string, options?: Options<TSchema>) =>
     request('DELETE', path, options),
-  post: <TSchema extends z.ZodType | undefined = undefined>(
+  post: <TSchema extends Schema | undefined = undefined>(
     path: string,
     body?: unknown,
     options?: Options<TSchema>,
   ) => request('POST', path, { ...options, body }),
-  put: <TSchema extends z.ZodType | undefined = undefined>(
+  put: <TSchema extends Schema | undefined = undefined>(
     path: string,
     body?: unknown,
     options?: Options<TSchema>,
   ) => request('PUT', path, { ...options, body }),
-  patch: <TSchema extends z.ZodType | undefined = undefined>(
+  patch: <TSchema extends Schema | undefined = undefined>(
     path: string,
     body?: unknown,
     options?: Options<TSchema>,

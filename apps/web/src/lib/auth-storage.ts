@@ -1,4 +1,5 @@
-import { ZSessionUser, type SessionUser } from '@stagedoor/shared/auth';
+import type { SessionUser } from '@stagedoor/shared/auth';
+import { SessionUserAnswer } from './answers';
 
 const TOKEN_KEY = 'token';
 const USER_KEY = 'user';
@@ -12,7 +13,7 @@ export function readStoredUser(): SessionUser | null {
   const raw = localStorage.getItem(USER_KEY);
   if (!raw) return null;
   try {
-    const parsed = ZSessionUser.safeParse(JSON.parse(raw));
+    const parsed = SessionUserAnswer.safeParse(JSON.parse(raw));
     return parsed.success ? parsed.data : null;
   } catch {
     return null;

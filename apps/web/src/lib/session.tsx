@@ -1,15 +1,9 @@
-import {
-  ZAuthResponse,
-  ZVerifyTokenResponse,
-  type LoginRequest,
-  type RegisterRequest,
-  type Role,
-  type SessionUser,
-} from '@stagedoor/shared/auth';
+import type { LoginRequest, RegisterRequest, Role, SessionUser } from '@stagedoor/shared/auth';
 import { useQueryClient } from '@tanstack/react-query';
 import { createContext, use, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { paths } from '../config/paths';
+import { AuthAnswer, VerifyTokenAnswer } from './answers';
 import { api, errorMessage, onUnauthorized } from './api-client';
 import { clearStoredSession, readStoredToken, readStoredUser, storeToken, storeUser } from './auth-storage';
 
@@ -65,7 +59,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     if (!readStoredToken()) return;
     const controller = new AbortController();
     api
-      .get('/auth/verify-token', { schema: ZVerifyTokenResponse, signal: controller.signal })
+      .get('/auth/verify-token', { schema: VerifyTokenAnswer, signal: controller.signal })
       .then(({ valid, user }) => {
         if (controller.signal.aborted) return;
         if (valid && user) {
@@ -95,7 +89,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   const signIn = useCallback(async (role: Role, credentials: LoginRequest) => {
     const { access_token, user } = await api.post(`/auth/login/${role}`, credentials, {
-      schema: ZAuthResponse,
+      schema: AuthAnswer,
       anonymous: true,
     });
     storeToken(access_token);

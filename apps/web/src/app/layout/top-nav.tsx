@@ -1,28 +1,19 @@
-import { Menu, MenuButton, MenuItem, MenuItems, MenuSeparator } from '@headlessui/react';
-import type { Role, SessionUser } from '@stagedoor/shared/auth';
-import { ChevronDown, Clapperboard, LogOut } from 'lucide-react';
-import { Link, NavLink, useNavigate } from 'react-router';
+import { ChevronDown, Clapperboard } from 'lucide-react';
+import { lazy, Suspense } from 'react';
+import { Link, NavLink } from 'react-router';
 import { ButtonLink } from '../../components/ui/button';
 import { paths } from '../../config/paths';
 import { BRAND_NAME } from '../../config/site';
 import { cn } from '../../lib/cn';
-import { notify } from '../../lib/notify';
 import { useSession } from '../../lib/session';
 
-const accountLinks: Record<Role, { label: string; to: string }[]> = {
-  creator: [
-    { label: 'Dashboard', to: paths.creatorDashboard },
-    { label: 'Create Event', to: paths.createEvent },
-    { label: 'My Events', to: paths.creatorMyEvents },
-    { label: 'Earnings', to: paths.creatorEarnings },
-    { label: 'My Profile', to: paths.creatorProfileSettings },
-  ],
-  user: [
-    { label: 'Dashboard', to: paths.userDashboard },
-    { label: 'My Tickets', to: paths.userMyTickets },
-    { label: 'Profile', to: paths.userProfile },
-  ],
-};
+// Loaded with the first signed-in header: a visitor's first load carries no Headless UI.
+const AccountMenu = lazy(() =>
+  import('./account-menu').then(({ AccountMenu }) => ({ default: AccountMenu })),
+);
+
+const accountButtonClasses =
+  'inline-flex items-center gap-1.5 rounded-lg bg-white/10 px-3 py-1.5 text-sm font-semibold ring-1 ring-white/20 ring-inset hover:bg-white/20 focus-visible:outline-2 focus-visible:outline-white';
 
 const siteLinks = [
   { label: 'Home', to: paths.home },
@@ -65,7 +56,17 @@ export function TopNav() {
         </ul>
         <div className="ml-auto flex items-center gap-2">
           {user ? (
-            <AccountMenu user={user} />
+            <Suspense
+              fallback={
+                // The button's look until the menu has loaded, so the header does not shift.
+                <span aria-hidden className={accountButtonClasses}>
+                  {user.firstName}
+                  <ChevronDown className="size-4" />
+                </span>
+              }
+            >
+              <AccountMenu user={user} buttonClassName={accountButtonClasses} />
+            </Suspense>
           ) : (
             <>
               <ButtonLink to={paths.login()} variant="inverse" size="sm">
@@ -79,47 +80,5 @@ export function TopNav() {
         </div>
       </nav>
     </header>
-  );
-}
-
-const itemClasses =
-  'flex w-full items-center gap-2 rounded-md px-3 py-2 text-left text-sm text-slate-700 data-focus:bg-slate-100 data-focus:text-slate-900';
-
-function AccountMenu({ user }: { user: SessionUser }) {
-  const { logout } = useSession();
-  const navigate = useNavigate();
-
-  const signOut = () => {
-    logout();
-    notify('Logged out successfully');
-    navigate(paths.home);
-  };
-
-  return (
-    <Menu>
-      <MenuButton className="inline-flex items-center gap-1.5 rounded-lg bg-white/10 px-3 py-1.5 text-sm font-semibold ring-1 ring-white/20 ring-inset hover:bg-white/20 focus-visible:outline-2 focus-visible:outline-white">
-        {user.firstName}
-        <ChevronDown aria-hidden className="size-4" />
-      </MenuButton>
-      <MenuItems
-        anchor="bottom end"
-        className="z-50 mt-2 w-52 rounded-xl bg-white p-1.5 shadow-xl ring-1 ring-slate-200 focus:outline-none"
-      >
-        {accountLinks[user.role].map(({ label, to }) => (
-          <MenuItem key={to}>
-            <Link to={to} className={itemClasses}>
-              {label}
-            </Link>
-          </MenuItem>
-        ))}
-        <MenuSeparator className="my-1 h-px bg-slate-200" />
-        <MenuItem>
-          <button type="button" onClick={signOut} className={itemClasses}>
-            <LogOut aria-hidden className="size-4" />
-            Logout
-          </button>
-        </MenuItem>
-      </MenuItems>
-    </Menu>
   );
 }

@@ -1,48 +1,13 @@
 import { ZEvent, type Event } from '@stagedoor/shared/events';
 import { ZCancellation, ZEarnings } from '@stagedoor/shared/money';
-import {
-  keepPreviousData,
-  useInfiniteQuery,
-  useMutation,
-  useQuery,
-  useQueryClient,
-} from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { useEffect } from 'react';
 import { api, errorMessage } from '../../../lib/api-client';
 import { notify } from '../../../lib/notify';
 import { queryKeys } from '../../../lib/query-keys';
-import { toApiQuery, type EventSearch } from '../lib/event-search';
 
 const ZEventList = z.array(ZEvent);
-
-/** A few rows of cards per page; the next page loads as the user scrolls to the end. */
-export const EVENTS_PAGE_SIZE = 24;
-
-/**
- * GET /events: the active upcoming events that match the search, soonest first, a page at a time.
- * While a new search loads, the last results stay on screen rather than a spinner at each keystroke.
- */
-export function useUpcomingEvents(search: EventSearch) {
-  const query = toApiQuery(search);
-  return useInfiniteQuery({
-    queryKey: queryKeys.events.upcoming(EVENTS_PAGE_SIZE, query),
-    queryFn: ({ pageParam, signal }) => {
-      const params = new URLSearchParams({
-        limit: String(EVENTS_PAGE_SIZE),
-        offset: String(pageParam),
-        ...query,
-      });
-      return api.get(`/events?${params.toString()}`, { schema: ZEventList, signal });
-    },
-    placeholderData: keepPreviousData,
-    initialPageParam: 0,
-    // A short page is the last one.
-    getNextPageParam: (lastPage, pages) =>
-      lastPage.length < EVENTS_PAGE_SIZE ? undefined : pages.length * EVENTS_PAGE_SIZE,
-    select: (data) => data.pages.flat(),
-  });
-}
 
 export function useEvent(id: string) {
   return useQuery({

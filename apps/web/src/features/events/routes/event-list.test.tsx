@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { anEvent, stubApi, type ApiCall } from '../../../test/api-stub';
 import { renderApp } from '../../../test/render-app';
-import { EVENTS_PAGE_SIZE } from '../api/events';
+import { EVENTS_PAGE_SIZE } from '../api/upcoming-events';
 
 /** An IntersectionObserver whose targets the test can scroll into view. */
 function stubIntersectionObserver() {

@@ -10,7 +10,7 @@ import { paths } from '../../../config/paths';
 import { notify } from '../../../lib/notify';
 import { useOnVisible } from '../../../lib/use-on-visible';
 import { useDocumentTitle } from '../../../lib/use-document-title';
-import { useUpcomingEvents } from '../api/events';
+import { useUpcomingEvents } from '../api/upcoming-events';
 import { EventSearchForm } from '../components/event-search-form';
 import { UpcomingEventCard } from '../components/upcoming-event-card';
 import { isSearching, readEventSearch, toSearchParams, type EventSearch } from '../lib/event-search';
