@@ -20,18 +20,15 @@ describe('GET /api/health', () => {
 });
 
 describe('every response', () => {
-  it('carries the security headers, with a CSP fit for the web app', async () => {
+  it('carries the security headers of data: nothing may load from it or frame it', async () => {
     const response = await api(app, { method: 'GET', url: '/api/health' });
-    const csp = String(response.headers['content-security-policy']);
-    expect(csp).toContain("default-src 'self'");
-    expect(csp).toContain("img-src 'self' data: blob:");
-    expect(csp).toContain("media-src 'self' blob: mediastream:");
-    expect(csp).toContain("connect-src 'self' ws: wss:");
-    expect(csp).toContain("style-src 'self' 'unsafe-inline'");
-    expect(csp).toContain("script-src 'self'");
+    expect(response.headers['content-security-policy']).toBe("default-src 'none';frame-ancestors 'none'");
     expect(response.headers['x-content-type-options']).toBe('nosniff');
-    expect(response.headers['x-frame-options']).toBe('SAMEORIGIN');
+    expect(response.headers['x-frame-options']).toBe('DENY');
+    expect(response.headers['strict-transport-security']).toContain('max-age=');
+    expect(response.headers['referrer-policy']).toBe('no-referrer');
     expect(response.headers['cross-origin-resource-policy']).toBe('same-origin');
+    expect(response.headers['x-powered-by']).toBeUndefined();
     expect(response.headers['access-control-allow-origin']).toBeUndefined();
   });
 
@@ -184,6 +181,22 @@ describe('the built web app', async () => {
     expect(response.statusCode).toBe(200);
     expect(response.headers['cache-control']).toBe('no-cache');
     expect(response.body).toContain('<title>Stagedoor</title>');
+  });
+
+  it('serves pages with the security headers of a page, and a CSP fit for the web app', async () => {
+    const response = await api(webApp, { method: 'GET', url: '/', headers: { accept: 'text/html' } });
+    const csp = String(response.headers['content-security-policy']);
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).toContain("img-src 'self' data: blob:");
+    expect(csp).toContain("media-src 'self' blob: mediastream:");
+    expect(csp).toContain("connect-src 'self' ws: wss:");
+    expect(csp).toContain("style-src 'self' 'unsafe-inline'");
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
+    expect(response.headers['x-frame-options']).toBe('SAMEORIGIN');
+    expect(response.headers['cross-origin-opener-policy']).toBe('same-origin');
+    expect(response.headers['cross-origin-resource-policy']).toBe('same-origin');
   });
 
   it('serves hashed assets with a long immutable cache', async () => {

@@ -99,9 +99,12 @@ export async function setupCatalogue(app: FastifyInstance, redis: RedisConnectio
     async reply(request, reply, load) {
       // The route's own response schema serialises it, once per read: always JSON text.
       const answer = await cache.get(request.url, async () => reply.serialize(await load()) as string);
-      reply.header('etag', answer.etag).header('cache-control', 'no-cache');
+      reply
+        .type('application/json; charset=utf-8')
+        .header('etag', answer.etag)
+        .header('cache-control', 'no-cache');
       if (request.headers['if-none-match'] === answer.etag) return reply.code(304).send();
-      return reply.type('application/json; charset=utf-8').send(answer.body);
+      return reply.send(answer.body);
     },
     changed() {
       cache.clear();
