@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { FIRST_LOAD_BUDGET_BYTES, type FirstLoad } from '../../web/bench/first-load';
 import { CONNECTIONS, type DropFigures, type ReadFigures } from './load';
 
 const REPORT = fileURLToPath(new URL('../../../BENCHMARKS.md', import.meta.url));
@@ -14,8 +15,13 @@ export interface EngineFigures {
   soldAfter: Record<'app' | 'bare', { sold: number; inOrders: number }>;
 }
 
+export interface FirstLoadFigures {
+  brotli: FirstLoad[];
+  gzip: FirstLoad[];
+}
+
 const ratio = (figure: number, ceiling: number) => `${(figure / ceiling).toFixed(2)}×`;
-const KB = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+const KB = (bytes: number) => `${(bytes / 1000).toFixed(1)} kB`;
 
 function commit(): string {
   const git = (...args: string[]) => execFileSync('git', args, { encoding: 'utf8' }).trim();
@@ -53,8 +59,29 @@ function engineSection(figures: EngineFigures): string {
   ].join('\n');
 }
 
+function firstLoadSection({ brotli, gzip }: FirstLoadFigures): string {
+  const rows = brotli.map((load, n) => {
+    const gzipped = gzip[n];
+    return (
+      `| \`${load.path}\` | ${load.scripts} | ${KB(load.jsGzipBytes)} | ${KB(load.jsWireBytes)} ` +
+      `(${load.encodings.join(', ')}) | ${gzipped ? `${KB(gzipped.jsWireBytes)} (${gzipped.encodings.join(', ')})` : '–'} | ` +
+      `${KB(FIRST_LOAD_BUDGET_BYTES)} | **${ratio(load.jsGzipBytes, FIRST_LOAD_BUDGET_BYTES)}** |`
+    );
+  });
+  return [
+    '## First load',
+    '',
+    'Every script headless Chromium fetches to show the page, signed out, empty cache.',
+    '',
+    '| Page | Scripts | JavaScript, gzipped | On the wire (Chromium) | On the wire (gzip only) | Budget | Of budget |',
+    '|---|---|---|---|---|---|---|',
+    ...rows,
+    '',
+  ].join('\n');
+}
+
 /** Prints the figures and writes them to BENCHMARKS.md at the repository's root. */
-export async function writeReport(engines: EngineFigures[]): Promise<void> {
+export async function writeReport(engines: EngineFigures[], firstLoad: FirstLoadFigures): Promise<void> {
   const cpus = os.cpus();
   const text = [
     '# Benchmarks',
@@ -71,6 +98,7 @@ export async function writeReport(engines: EngineFigures[]): Promise<void> {
       'running the same purchase transaction (`placeOrder`) on the same engine with nothing around it.',
     '',
     ...engines.map(engineSection),
+    firstLoadSection(firstLoad),
   ].join('\n');
   await writeFile(REPORT, text);
   console.info(`\n${text}`);

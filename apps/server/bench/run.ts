@@ -15,9 +15,10 @@ import { events, orders } from '../src/db/schema';
 import { signAccessToken } from '../src/modules/auth/tokens';
 import { freePort } from '../test/free-port';
 import { startPostgresServer } from '../test/postgres-server';
+import { measureFirstLoad } from '../../web/bench/first-load';
 import { dropLoad, readLoad, type DropFigures, type ReadFigures } from './load';
 import { startProcess } from './processes';
-import { writeReport, type EngineFigures } from './report';
+import { writeReport, type EngineFigures, type FirstLoadFigures } from './report';
 import { seed, STOCK, type Seeded } from './seed';
 
 const serverRoot = fileURLToPath(new URL('..', import.meta.url));
@@ -178,9 +179,32 @@ async function benchEngine(engine: 'PGlite' | 'PostgreSQL'): Promise<EngineFigur
   }
 }
 
+/** What a first visit to / and /events costs in JavaScript, with brotli (Chromium) and with gzip only. */
+async function benchFirstLoad(): Promise<FirstLoadFigures> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'stagedoor-bench-'));
+  const port = await freePort();
+  const server = await startProcess(
+    'Stagedoor',
+    process.execPath,
+    [path.join(serverRoot, 'dist/server.js')],
+    { DATA_DIR: dir, NODE_ENV: 'production', HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn' },
+    /is running at/,
+  );
+  try {
+    const base = `http://127.0.0.1:${port}`;
+    return {
+      brotli: await measureFirstLoad(base),
+      gzip: await measureFirstLoad(base, { acceptEncoding: 'gzip' }),
+    };
+  } finally {
+    await server.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 const engines = process.argv.includes('--pglite-only')
   ? (['PGlite'] as const)
   : (['PGlite', 'PostgreSQL'] as const);
 const figures: EngineFigures[] = [];
 for (const engine of engines) figures.push(await benchEngine(engine));
-await writeReport(figures);
+await writeReport(figures, await benchFirstLoad());

@@ -17,6 +17,9 @@ export interface FirstLoad {
 
 export const FIRST_LOAD_PATHS = ['/', '/events'] as const;
 
+/** Issue 10: what `/` and `/events` may cost a first visit in JavaScript, gzipped. */
+export const FIRST_LOAD_BUDGET_BYTES = 120_000;
+
 function isScript(response: Response): boolean {
   if (response.request().resourceType() === 'script') return true;
   // A modulepreload may be typed 'other' by the browser: the content type or the name decides.

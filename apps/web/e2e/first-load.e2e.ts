@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { measureFirstLoad } from '../bench/first-load';
+import { FIRST_LOAD_BUDGET_BYTES, measureFirstLoad } from '../bench/first-load';
 import { baseURL } from './support/browser';
 import { launchBrowser } from './support/chromium';
 
@@ -11,9 +11,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser.close();
 });
-
-/** Issue 10: what `/` and `/events` may cost a first visit in JavaScript, gzipped. */
-const FIRST_LOAD_BUDGET_BYTES = 120_000;
 
 describe('the first load', () => {
   it('brings / and /events in with at most 120 KB of gzipped JavaScript, every script compressed', async () => {
