@@ -1,10 +1,23 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { isRunning, terminate } from '../test/child-process';
 
 const READY_TIMEOUT_MS = 60_000;
 
 export interface Running {
+  /** CPU time (user and system) the process has used so far, in microseconds. */
+  cpuMicros(): number;
   stop(): Promise<void>;
+}
+
+const CLOCK_TICKS_PER_SECOND = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }));
+
+/** utime + stime of a Linux process (fields 14 and 15 of /proc/<pid>/stat), in microseconds. */
+function cpuMicrosOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  // After "pid (name) ", the state is field 3: utime and stime are fields 14 and 15.
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return (ticks * 1_000_000) / CLOCK_TICKS_PER_SECOND;
 }
 
 /**
@@ -39,7 +52,9 @@ export async function startProcess(
       reject(new Error(`${name} exited (${code}):\n${output}`));
     });
   });
-  return { stop: () => stopProcess(child) };
+  const { pid } = child;
+  if (pid === undefined) throw new Error(`${name} has no pid`);
+  return { cpuMicros: () => cpuMicrosOf(pid), stop: () => stopProcess(child) };
 }
 
 async function stopProcess(child: ChildProcess): Promise<void> {

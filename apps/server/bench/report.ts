@@ -36,8 +36,9 @@ function engineSection(figures: EngineFigures): string {
   const { reads, drop, stock, soldAfter } = figures;
   const readRow = (label: string, read: EngineFigures['reads']['list']) =>
     `| ${label} (${KB(read.bytes)}) | ${read.app.requestsPerSecond} req/s, p50 ${read.app.p50ms} ms, ` +
-    `p99 ${read.app.p99ms} ms${read.app.non2xx ? `, ${read.app.non2xx} non-2xx` : ''} | ` +
-    `${read.bare.requestsPerSecond} req/s, p99 ${read.bare.p99ms} ms | ` +
+    `p99 ${read.app.p99ms} ms, ${read.app.cpuMicrosPerAnswer} µs CPU/answer` +
+    `${read.app.non2xx ? `, ${read.app.non2xx} non-2xx` : ''} | ` +
+    `${read.bare.requestsPerSecond} req/s, p99 ${read.bare.p99ms} ms, ${read.bare.cpuMicrosPerAnswer} µs CPU/answer | ` +
     `**${ratio(read.app.requestsPerSecond, read.bare.requestsPerSecond)}** | ≥ 0.5×, p99 < 25 ms |`;
   const sold = (who: 'app' | 'bare') =>
     `${soldAfter[who].sold} sold, ${soldAfter[who].inOrders} in orders, ${drop[who].created} answered 201`;
@@ -50,7 +51,8 @@ function engineSection(figures: EngineFigures): string {
     readRow('`GET /api/events` (first page)', reads.list),
     readRow('`GET /api/events/{id}`', reads.event),
     `| Ticket drop, \`POST /api/orders\` (stock ${stock}) | ${drop.app.ordersPerSecond} orders/s, p99 ` +
-      `${drop.app.p99ms} ms | ${drop.bare.ordersPerSecond} orders/s, p99 ${drop.bare.p99ms} ms | ` +
+      `${drop.app.p99ms} ms, ${drop.app.cpuMicrosPerOrder} µs CPU/order | ${drop.bare.ordersPerSecond} orders/s, ` +
+      `p99 ${drop.bare.p99ms} ms, ${drop.bare.cpuMicrosPerOrder} µs CPU/order | ` +
       `**${ratio(drop.app.ordersPerSecond, drop.bare.ordersPerSecond)}** | ${target} |`,
     '',
     `Stock check: Stagedoor ${sold('app')}, ${drop.app.refused} refused, ${drop.app.otherErrors} errors; ` +
@@ -94,6 +96,8 @@ export async function writeReport(engines: EngineFigures[], firstLoad: FirstLoad
     `- Commit: ${commit()}`,
     `- Load: autocannon in its own process, ${CONNECTIONS} connections; reads 10 s after a 2 s warm-up; ` +
       'the drop sends 500 more purchases than the stock, one ticket each, from 50 buyers.',
+    '- CPU/answer: user and system time of the server process over the counted run, per answer (the ' +
+      "database server's own, on PostgreSQL, is not in it): steadier than rates on a shared machine.",
     '- Ceilings: a bare Fastify server in its own process answering the same bytes from memory, and ' +
       'running the same purchase transaction (`placeOrder`) on the same engine with nothing around it.',
     '',

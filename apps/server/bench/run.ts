@@ -132,13 +132,13 @@ async function benchEngine(engine: 'PGlite' | 'PostgreSQL'): Promise<EngineFigur
 
       const reads: Record<'list' | 'event', { app: ReadFigures; bare: ReadFigures; bytes: number }> = {
         list: {
-          bare: await readLoad(`${bareBase}/bytes/list`),
-          app: await readLoad(listUrl),
+          bare: await readLoad(bare, `${bareBase}/bytes/list`),
+          app: await readLoad(server, listUrl),
           bytes: Buffer.byteLength(bytes.list),
         },
         event: {
-          bare: await readLoad(`${bareBase}/bytes/event`),
-          app: await readLoad(eventUrl),
+          bare: await readLoad(bare, `${bareBase}/bytes/event`),
+          app: await readLoad(server, eventUrl),
           bytes: Buffer.byteLength(bytes.event),
         },
       };
@@ -147,12 +147,14 @@ async function benchEngine(engine: 'PGlite' | 'PostgreSQL'): Promise<EngineFigur
       const buyerOf = (connection: number) => connection % seeded.buyerIds.length;
       const drop: { app: DropFigures; bare: DropFigures } = {
         bare: await dropLoad(
+          bare,
           `${bareBase}/orders`,
           purchase,
           (connection) => ({ 'x-buyer': String(seeded.buyerIds[buyerOf(connection)]) }),
           requests,
         ),
         app: await dropLoad(
+          server,
           `${app}/api/orders`,
           purchase,
           (connection) => ({ authorization: `Bearer ${tokens[buyerOf(connection)]}` }),

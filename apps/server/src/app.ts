@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type preValidationHookHandler } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import { createDatabase } from './db/database';
@@ -25,6 +25,7 @@ import { orderRoutes } from './modules/orders/orders.routes';
 import { userRoutes } from './modules/users/users.routes';
 import { setupAuth } from './plugins/auth';
 import { setupCatalogue } from './plugins/catalogue';
+import { hooksOf } from './plugins/route-hooks';
 import { setupErrorHandler } from './plugins/error-handler';
 import { setupMultipart } from './plugins/multipart';
 import { setupRateLimit } from './plugins/rate-limit';
@@ -56,6 +57,11 @@ export interface TestSeams {
   placeOrder?: PlaceOrder;
 }
 
+const emptyBodyIfMissing: preValidationHookHandler = (request, reply, done) => {
+  if (request.body === undefined) request.body = {};
+  done();
+};
+
 /** The whole server, ready to listen: production and every test build it through here. */
 export async function buildApp(config: Config, seams: TestSeams = {}): Promise<App> {
   const app = Fastify({
@@ -83,12 +89,14 @@ export async function buildApp(config: Config, seams: TestSeams = {}): Promise<A
 
     app.setValidatorCompiler(validatorCompiler);
     app.setSerializerCompiler(serializerCompiler);
-    // A missing body is validated as an empty one, so the answer lists each required field.
-    app.addHook('preValidation', async (request) => {
-      if (request.body === undefined && request.routeOptions.schema?.body) request.body = {};
+    // A missing body is validated as an empty one, so the answer lists each required field. Hooks are
+    // added only to the routes they concern: a cached read runs through as few as possible.
+    app.addHook('onRoute', (route) => {
+      if (route.schema?.body) route.preValidation = [...hooksOf(route.preValidation), emptyBodyIfMissing];
     });
-    app.addHook('onRequest', async (request, reply) => {
+    app.addHook('onRequest', (request, reply, done) => {
       reply.header('x-request-id', request.id);
+      done();
     });
 
     setupErrorHandler(app);

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler } from 'fastify';
+import { hooksOf } from './route-hooks';
 import type { RedisConnection } from '../redis';
 
 declare module 'fastify' {
@@ -115,8 +116,11 @@ export async function setupCatalogue(app: FastifyInstance, redis: RedisConnectio
     },
   };
   app.decorate('catalogue', catalogue);
-  app.addHook('onSend', async (request, reply, payload) => {
-    if (request.routeOptions.config.changesCatalogue && reply.statusCode < 400) catalogue.changed();
-    return payload;
+  const clearOnSuccess: onSendHookHandler = (request, reply, payload, done) => {
+    if (reply.statusCode < 400) catalogue.changed();
+    done(null, payload);
+  };
+  app.addHook('onRoute', (route) => {
+    if (route.config?.changesCatalogue) route.onSend = [...hooksOf(route.onSend), clearOnSuccess];
   });
 }

@@ -45,10 +45,10 @@ export function setupSecurity(app: FastifyInstance, publicOrigin: string | null)
     xFrameOptions: { action: 'deny' },
     crossOriginResourcePolicy,
   });
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     const type = reply.getHeader('content-type');
     reply.headers(typeof type === 'string' && type.startsWith('application/json') ? forData : forPages);
-    return payload;
+    done(null, payload);
   });
 
   if (publicOrigin) setupCors(app, publicOrigin);
