@@ -26,7 +26,7 @@ const KB = (bytes: number) => `${(bytes / 1000).toFixed(1)} kB`;
 function commit(): string {
   const git = (...args: string[]) => execFileSync('git', args, { encoding: 'utf8' }).trim();
   try {
-    return `${git('rev-parse', '--short', 'HEAD')}${git('status', '--porcelain') ? ' (with uncommitted changes)' : ''}`;
+    return `${git('rev-parse', '--short', 'HEAD')}${git('status', '--porcelain', '--', '.', `:!${REPORT}`) ? ' (with uncommitted changes)' : ''}`;
   } catch {
     return 'unknown';
   }
