@@ -7,15 +7,13 @@ import {
   EVENT_SEARCH_MAX_LENGTH,
   EVENTS_PAGE_DEFAULT,
   EVENTS_PAGE_MAX,
+  ID_MAX,
 } from './limits';
 
 /** Cents are the unit of account; a price with more than two decimals is refused, never rounded away. */
 export const toCents = (amount: number): number => Math.round(amount * 100);
 export const fromCents = (cents: number): number => cents / 100;
 const hasAtMostTwoDecimals = (amount: number) => Math.abs(amount * 100 - toCents(amount)) < 1e-6;
-
-/** Ids are PostgreSQL `serial` values: a larger number could never name a row (and would not fit). */
-const ID_MAX = 2_147_483_647;
 
 /**
  * Multipart bodies, paths and query strings carry text: a number field accepts a number or the plain

@@ -3,6 +3,9 @@ export const IMAGE_MAX_BYTES = 5 * 1024 * 1024;
 export const IMAGE_MIME_TYPES = ['image/jpeg', 'image/png'] as const;
 export type ImageMimeType = (typeof IMAGE_MIME_TYPES)[number];
 
+/** The largest id any row can have (a PostgreSQL integer): larger ones name nothing. */
+export const ID_MAX = 2_147_483_647;
+
 export const NICKNAME_MAX_LENGTH = 32;
 export const NAME_MAX_LENGTH = 100;
 export const EMAIL_MAX_LENGTH = 254;

@@ -296,6 +296,26 @@ describe('tokens', () => {
     await expectRefused(orphan, 'Session expired, please log in again');
   });
 
+  it('refuses a token without an expiry, however well signed', async () => {
+    const endless = await new SignJWT({ role: 'user', ver: 0 })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(String(account.user.id))
+      .setIssuedAt()
+      .sign(app.deps.config.jwtSecret);
+    await expectRefused(endless, 'Invalid session, please log in again');
+  });
+
+  it('refuses, without a 500, a token naming an account id no account can have', async () => {
+    for (const sub of ['0', '2147483648', '99999999999999999999']) {
+      const impossible = await signed(app.deps.config.jwtSecret, {
+        sub,
+        ver: 0,
+        exp: Math.floor(Date.now() / 1000) + 3600,
+      });
+      await expectRefused(impossible, 'Invalid session, please log in again');
+    }
+  });
+
   it('issues tokens that last 7 days', async () => {
     const [, payload = ''] = account.token.split('.');
     const claims = JSON.parse(Buffer.from(payload, 'base64url').toString()) as { iat: number; exp: number };

@@ -1,4 +1,5 @@
 import { ZRole, type Role } from '@stagedoor/shared/auth';
+import { ID_MAX } from '@stagedoor/shared/limits';
 import { errors, jwtVerify, SignJWT } from 'jose';
 import { z } from 'zod';
 import type { AccountRow } from '../../db/schema';
@@ -14,9 +15,15 @@ export const SESSION_MESSAGES = {
 } as const;
 
 const ZClaims = z.object({
-  sub: z.string().regex(/^\d+$/).transform(Number),
+  sub: z
+    .string()
+    .regex(/^\d{1,10}$/)
+    .transform(Number)
+    .pipe(z.number().min(1).max(ID_MAX)),
   role: ZRole,
   ver: z.number().int().nonnegative(),
+  // jwtVerify checks it when present; a token without one would never expire.
+  exp: z.number(),
 });
 
 export interface TokenClaims {

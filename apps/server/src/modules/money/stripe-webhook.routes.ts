@@ -8,6 +8,7 @@ import type { Deps } from '../../deps';
 import { completeOrder, expireOrder } from './holds';
 import type { CardPayments } from './payments';
 import { createStripeWebhooks, paymentIntentIdOf, type StripeWebhooks } from './stripe-payments';
+import { ID_MAX } from '@stagedoor/shared/limits';
 
 const ZReceived = z.object({ received: z.literal(true) });
 
@@ -129,11 +130,9 @@ async function accountUpdated(deps: WebhookDeps, account: Stripe.Account, now: D
     .where(eq(accounts.id, creator.id));
 }
 
-const MAX_ORDER_ID = 2_147_483_647;
-
 /** Our order's id, as startCheckout put it on the session; null on a checkout we did not open. */
 function orderIdOf(session: Stripe.Checkout.Session): number | null {
   const text = session.metadata?.orderId ?? session.client_reference_id ?? '';
   const id = /^\d{1,10}$/.test(text) ? Number(text) : 0;
-  return id >= 1 && id <= MAX_ORDER_ID ? id : null;
+  return id >= 1 && id <= ID_MAX ? id : null;
 }
