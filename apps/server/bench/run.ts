@@ -189,7 +189,14 @@ async function benchFirstLoad(): Promise<FirstLoadFigures> {
     'Stagedoor',
     process.execPath,
     [path.join(serverRoot, 'dist/server.js')],
-    { DATA_DIR: dir, NODE_ENV: 'production', HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn' },
+    {
+      DATA_DIR: dir,
+      NODE_ENV: 'production',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
+      SEED_DEMO: '1',
+    },
     /is running at/,
   );
   try {

@@ -99,6 +99,14 @@ describe('loadConfig', () => {
     expect(new TextDecoder().decode(config.jwtSecret)).toBe(SECRET);
   });
 
+  it('loads the demo accounts (their password is in the repository) only when asked, in production', () => {
+    const seeds = (env: Record<string, string>) => loadConfig({ JWT_SECRET: SECRET, ...env }).seedDemo;
+    expect(seeds({ NODE_ENV: 'production' })).toBe(false);
+    expect(seeds({ NODE_ENV: 'production', SEED_DEMO: '1' })).toBe(true);
+    expect(seeds({ NODE_ENV: 'development' })).toBe(true);
+    expect(seeds({ NODE_ENV: 'development', SEED_DEMO: '0' })).toBe(false);
+  });
+
   it('accepts no ICE servers, for browsers on one network', () => {
     expect(loadConfig({ JWT_SECRET: SECRET, ICE_SERVERS: '[]' }).iceServers).toEqual([]);
   });

@@ -165,7 +165,8 @@ const ZEnv = z
     CATALOGUE_CACHE_MS: wholeNumber('must be a whole number of milliseconds')
       .pipe(z.number().max(60_000, 'must be at most 60000 ms'))
       .default(1000),
-    SEED_DEMO: ZFlag.default(true),
+    // Unset: demo data in development, never in production (the demo password is in the repository).
+    SEED_DEMO: ZFlag.optional(),
     IMAGE_STORAGE: z.enum(['disk', 'database'], { error: 'must be disk or database' }).default('disk'),
     NODE_ENV: z
       .enum(['development', 'production', 'test'], { error: 'must be development, production or test' })
@@ -321,7 +322,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     streamGraceMs: vars.STREAM_GRACE_MS,
     authRequestsPerIpPerMinute: vars.AUTH_RATE_LIMIT_PER_MINUTE,
     trustedProxies: vars.TRUST_PROXY ?? [],
-    seedDemo: vars.SEED_DEMO,
+    seedDemo: vars.SEED_DEMO ?? vars.NODE_ENV !== 'production',
     imageStorage: vars.IMAGE_STORAGE,
     nodeEnv: vars.NODE_ENV,
     logLevel: vars.LOG_LEVEL ?? (vars.NODE_ENV === 'test' ? 'silent' : 'info'),
