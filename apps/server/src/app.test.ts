@@ -68,6 +68,16 @@ describe('errors', () => {
     });
   });
 
+  it('answers a URL that cannot be decoded with a 400 in the error format', async () => {
+    const response = await api(app, { method: 'GET', url: '/api/events/%E0%A4%A' });
+    expect(response.statusCode).toBe(400);
+    expect(response.json<ErrorBody>()).toEqual({
+      statusCode: 400,
+      code: 'VALIDATION_FAILED',
+      message: "'/api/events/%E0%A4%A' is not a valid url component",
+    });
+  });
+
   it('answers malformed JSON with a 400 in the error format', async () => {
     const response = await api(app, {
       method: 'POST',

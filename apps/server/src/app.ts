@@ -26,7 +26,7 @@ import { userRoutes } from './modules/users/users.routes';
 import { setupAuth } from './plugins/auth';
 import { setupCatalogue } from './plugins/catalogue';
 import { hooksOf } from './plugins/route-hooks';
-import { setupErrorHandler } from './plugins/error-handler';
+import { answerError, setupErrorHandler } from './plugins/error-handler';
 import { setupMultipart } from './plugins/multipart';
 import { setupRateLimit } from './plugins/rate-limit';
 import { setupSecurity } from './plugins/security';
@@ -68,6 +68,7 @@ export async function buildApp(config: Config, seams: TestSeams = {}): Promise<A
     logger: { level: config.logLevel },
     trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
     requestIdHeader: false,
+    frameworkErrors: answerError,
     genReqId: (request) => {
       const incoming = request.headers['x-request-id'];
       return typeof incoming === 'string' && INCOMING_REQUEST_ID.test(incoming) ? incoming : randomUUID();

@@ -1,5 +1,5 @@
 import { ERROR_STATUS, type ErrorBody, type ErrorCode } from '@stagedoor/shared/errors';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError, validationFailed } from '../errors';
 
@@ -9,11 +9,17 @@ const CODE_BY_STATUS = new Map(
 
 /** Every error leaves as `{statusCode, code, message, fields?}`; 5xx details stay in the log. */
 export function setupErrorHandler(app: FastifyInstance): void {
-  app.setErrorHandler<FastifyError | AppError>((error, request, reply) => {
-    const body = toErrorBody(toAppError(error));
-    if (body.statusCode >= 500) request.log.error({ err: error }, 'request failed');
-    return reply.code(body.statusCode).send(body);
-  });
+  app.setErrorHandler<FastifyError | AppError>(answerError);
+}
+
+/**
+ * The answer to an error; also Fastify's `frameworkErrors` option, for what fails before any route is
+ * chosen (a URL that cannot be decoded), so that too leaves in the product's error body.
+ */
+export function answerError(error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) {
+  const body = toErrorBody(toAppError(error));
+  if (body.statusCode >= 500) request.log.error({ err: error }, 'request failed');
+  return reply.code(body.statusCode).send(body);
 }
 
 function toAppError(error: FastifyError | AppError): AppError {
