@@ -1,8 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import type { DestinationStream } from 'pino';
+import type { z } from 'zod';
 import Fastify, { type FastifyInstance, type preValidationHookHandler } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import { createDatabase } from './db/database';
+import { invalidTextFailure } from './errors';
+import { serializeError } from './log-errors';
 import type { Deps } from './deps';
 import { setupLiveGateway, type LiveHandle } from './live/gateway';
 import { liveRoutes } from './live/live.routes';
@@ -55,6 +59,8 @@ export interface TestSeams {
    * concurrent buyers really do oversell an event when the conditional UPDATE is missing.
    */
   placeOrder?: PlaceOrder;
+  /** Where the log goes instead of stdout: the test that no log line holds a secret reads it. */
+  logStream?: DestinationStream;
 }
 
 const emptyBodyIfMissing: preValidationHookHandler = (request, reply, done) => {
@@ -65,7 +71,11 @@ const emptyBodyIfMissing: preValidationHookHandler = (request, reply, done) => {
 /** The whole server, ready to listen: production and every test build it through here. */
 export async function buildApp(config: Config, seams: TestSeams = {}): Promise<App> {
   const app = Fastify({
-    logger: { level: config.logLevel },
+    logger: {
+      level: config.logLevel,
+      serializers: { err: serializeError },
+      ...(seams.logStream && { stream: seams.logStream }),
+    },
     trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
     requestIdHeader: false,
     frameworkErrors: answerError,
@@ -88,7 +98,14 @@ export async function buildApp(config: Config, seams: TestSeams = {}): Promise<A
       sendMail: createMailTransport(config, app.log),
     });
 
-    app.setValidatorCompiler(validatorCompiler);
+    // Every schema-checked part of a request (body, query, params, headers) is valid text first.
+    app.setValidatorCompiler<z.ZodType>((route) => {
+      const validate = validatorCompiler(route);
+      return (data) => {
+        const invalidText = invalidTextFailure(data, route.httpPart);
+        return invalidText ? { error: invalidText } : validate(data);
+      };
+    });
     app.setSerializerCompiler(serializerCompiler);
     // A missing body is validated as an empty one, so the answer lists each required field. Hooks are
     // added only to the routes they concern: a cached read runs through as few as possible.

@@ -1,5 +1,6 @@
 import { ERROR_STATUS, type ErrorCode } from '@stagedoor/shared/errors';
 import type { z } from 'zod';
+import { invalidTextMessage, invalidTextPath } from './valid-text';
 
 export type FieldErrors = Record<string, string>;
 
@@ -30,8 +31,18 @@ export function validationFailed(issues: ReadonlyArray<{ field: string; message:
   return new AppError('VALIDATION_FAILED', Object.values(fields)[0] ?? 'Invalid request', fields);
 }
 
+/** A 400 naming the first field of `input` whose text is not valid text (valid-text.ts), or null. */
+export function invalidTextFailure(input: unknown, context = 'request'): AppError | null {
+  const path = invalidTextPath(input);
+  if (!path) return null;
+  const field = path.join('.') || context;
+  return validationFailed([{ field, message: invalidTextMessage(field) }]);
+}
+
 /** For input that does not come through a route schema, such as the text fields of a multipart form. */
 export function parseOrThrow<Schema extends z.ZodType>(schema: Schema, data: unknown): z.output<Schema> {
+  const invalidText = invalidTextFailure(data);
+  if (invalidText) throw invalidText;
   const result = schema.safeParse(data);
   if (result.success) return result.data;
   throw validationFailed(

@@ -1,5 +1,6 @@
 import type { Ack, LiveErrorCode, Refusal } from '@stagedoor/shared/realtime';
 import type { z } from 'zod';
+import { invalidTextMessage, invalidTextPath } from '../valid-text';
 import type { Live, LiveSocket } from './context';
 
 /** A refusal the client is told about in the acknowledgement's `code` and `error`. */
@@ -35,6 +36,18 @@ export interface SocketHandlers {
   afterPending(run: () => Promise<void>): void;
 }
 
+/** The payload as `schema` reads it, or the first problem: text holding characters no text may hold first. */
+function parsePayload<Schema extends z.ZodType>(
+  schema: Schema,
+  payload: unknown,
+): { success: true; data: z.output<Schema> } | { success: false; error: string } {
+  const invalidPath = invalidTextPath(payload);
+  if (invalidPath) return { success: false, error: invalidTextMessage(invalidPath.join('.') || 'payload') };
+  const parsed = schema.safeParse(payload);
+  if (parsed.success) return { success: true, data: parsed.data };
+  return { success: false, error: parsed.error.issues[0]?.message ?? 'Invalid request' };
+}
+
 /**
  * The listeners of one socket. Its events are handled one after the other, in the order it sent them:
  * an ICE candidate must not overtake the answer it follows, nor a disconnect's cleanup the join before
@@ -59,10 +72,9 @@ export function socketHandlers(live: Live, socket: LiveSocket): SocketHandlers {
     acked: (schema, run) => (payload, ack) =>
       inOrder(async () => {
         const answer = typeof ack === 'function' ? ack : () => undefined;
-        const parsed = schema.safeParse(payload);
+        const parsed = parsePayload(schema, payload);
         if (!parsed.success) {
-          const error = parsed.error.issues[0]?.message ?? 'Invalid request';
-          answer({ success: false, code: 'INVALID_REQUEST', error });
+          answer({ success: false, code: 'INVALID_REQUEST', error: parsed.error });
           return;
         }
         try {
@@ -74,10 +86,9 @@ export function socketHandlers(live: Live, socket: LiveSocket): SocketHandlers {
 
     unacked: (schema, run) => (payload) =>
       inOrder(async () => {
-        const parsed = schema.safeParse(payload);
+        const parsed = parsePayload(schema, payload);
         if (parsed.success) await run(parsed.data);
-        else
-          live.deps.log.debug({ socketId: socket.id, issues: parsed.error.issues }, 'live: invalid payload');
+        else live.deps.log.debug({ socketId: socket.id, error: parsed.error }, 'live: invalid payload');
       }),
 
     afterPending: inOrder,
