@@ -77,14 +77,11 @@ export interface FormFile {
   type?: string;
 }
 
-/** POSTs a multipart/form-data body, encoded the way a browser encodes a FormData. */
-export async function postForm(
-  app: App,
-  url: string,
-  token: string,
+/** A multipart/form-data body encoded the way a browser encodes a FormData, and its content type. */
+export async function encodeForm(
   fields: Record<string, string>,
   files: Record<string, FormFile | FormFile[]> = {},
-): Promise<LightMyRequestResponse> {
+): Promise<{ body: Buffer; contentType: string }> {
   const form = new FormData();
   for (const [name, value] of Object.entries(fields)) form.append(name, value);
   for (const [name, value] of Object.entries(files)) {
@@ -97,11 +94,26 @@ export async function postForm(
     }
   }
   const encoded = new Request('http://localhost/', { method: 'POST', body: form });
+  return {
+    body: Buffer.from(await encoded.arrayBuffer()),
+    contentType: encoded.headers.get('content-type') ?? '',
+  };
+}
+
+/** POSTs a multipart/form-data body, encoded the way a browser encodes a FormData. */
+export async function postForm(
+  app: App,
+  url: string,
+  token: string,
+  fields: Record<string, string>,
+  files: Record<string, FormFile | FormFile[]> = {},
+): Promise<LightMyRequestResponse> {
+  const { body, contentType } = await encodeForm(fields, files);
   return api(app, {
     method: 'POST',
     url,
-    headers: { ...authHeader(token), 'content-type': encoded.headers.get('content-type') ?? '' },
-    payload: Buffer.from(await encoded.arrayBuffer()),
+    headers: { ...authHeader(token), 'content-type': contentType },
+    payload: body,
   });
 }
 
@@ -124,6 +136,13 @@ export function eventInput(overrides: EventOverrides = {}): Record<string, unkno
     date: daysFromNow(7),
     ...overrides,
   };
+}
+
+/** A valid event form, as the multipart text fields a browser sends. */
+export function eventFormFields(overrides: EventOverrides = {}): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(eventInput(overrides)).map(([name, value]) => [name, String(value)]),
+  );
 }
 
 /** Creates an event through the API, as its creator would (JSON, no image). */

@@ -4,6 +4,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../errors';
 
 const FIELD_MAX_BYTES = 16 * 1024;
+export const TOO_MANY_FIELDS_MESSAGE = 'The form has too many fields';
+export const MALFORMED_FORM_MESSAGE = 'The form could not be read: it is malformed or incomplete';
 
 export async function setupMultipart(app: FastifyInstance): Promise<void> {
   // Every upload of the product is one image next to a few short text fields.
@@ -31,7 +33,8 @@ export async function readMultipartForm(
   if (!request.isMultipart()) {
     throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Expected a multipart/form-data request');
   }
-  const { FilesLimitError, RequestFileTooLargeError } = request.server.multipartErrors;
+  const { FieldsLimitError, FilesLimitError, PartsLimitError, RequestFileTooLargeError } =
+    request.server.multipartErrors;
   const form: MultipartForm = { fields: {}, files: {} };
   try {
     for await (const part of request.parts()) {
@@ -64,6 +67,14 @@ export async function readMultipartForm(
   } catch (error) {
     if (error instanceof FilesLimitError) {
       throw new AppError('PAYLOAD_TOO_LARGE', 'Only one file can be uploaded at a time');
+    }
+    if (error instanceof FieldsLimitError || error instanceof PartsLimitError) {
+      throw new AppError('PAYLOAD_TOO_LARGE', TOO_MANY_FIELDS_MESSAGE);
+    }
+    // The parser's own complaints (no boundary, a body cut short, a malformed part header) are plain
+    // errors: the body is at fault, not the server. Ours and the plugin's (limits) carry their status.
+    if (error instanceof Error && !('statusCode' in error)) {
+      throw new AppError('VALIDATION_FAILED', MALFORMED_FORM_MESSAGE);
     }
     throw error;
   }

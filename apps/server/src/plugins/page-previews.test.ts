@@ -8,7 +8,7 @@ import {
   authHeader,
   createCreator,
   createEvent,
-  eventInput,
+  eventFormFields,
   postForm,
   type TestAccount,
 } from '../../test/factories';
@@ -57,8 +57,7 @@ function metaTags(html: string): Record<string, string> {
 const titles = (html: string) => [...html.matchAll(/<title>([^<]*)<\/title>/g)].map(([, title]) => title);
 
 async function eventWithPoster(creator: TestAccount, overrides: Record<string, unknown>): Promise<Event> {
-  const fields = Object.entries(eventInput(overrides)).map(([key, value]) => [key, String(value)]);
-  const response = await postForm(app, '/api/events', creator.token, Object.fromEntries(fields), {
+  const response = await postForm(app, '/api/events', creator.token, eventFormFields(overrides), {
     image: { data: await pngWithMetadata(), filename: 'poster.png', type: 'image/png' },
   });
   expect(response.statusCode, response.body).toBe(201);

@@ -11,7 +11,7 @@ import {
   createEvent,
   createUser,
   daysFromNow,
-  eventInput,
+  eventFormFields,
   moveEventDate,
   postForm,
   type TestAccount,
@@ -194,13 +194,9 @@ describe('every public endpoint', () => {
     const outsider = await createUser(app);
     const events: Event[] = [];
     for (const creator of creators) {
-      const created = await postForm(
-        app,
-        '/api/events',
-        creator.token,
-        Object.fromEntries(Object.entries(eventInput()).map(([key, value]) => [key, String(value)])),
-        { image: { data: await pngWithMetadata(), filename: 'poster.png', type: 'image/png' } },
-      );
+      const created = await postForm(app, '/api/events', creator.token, eventFormFields(), {
+        image: { data: await pngWithMetadata(), filename: 'poster.png', type: 'image/png' },
+      });
       events.push(created.json<Event>());
       events.push(await createEvent(app, creator, { isActive: false }));
     }

@@ -12,6 +12,7 @@ import {
   createEvent,
   createUser,
   daysFromNow,
+  eventFormFields,
   eventInput,
   moveEventDate,
   postForm,
@@ -37,10 +38,6 @@ const get = (url: string, token?: string) =>
 
 const postJson = (url: string, token: string, payload: unknown) =>
   api(app, { method: 'POST', url, headers: authHeader(token), payload: payload as object });
-
-/** Every field of the event form as the multipart text a browser sends. */
-const formFields = (overrides: Record<string, unknown> = {}): Record<string, string> =>
-  Object.fromEntries(Object.entries(eventInput(overrides)).map(([key, value]) => [key, String(value)]));
 
 async function update(
   creator: TestAccount,
@@ -87,7 +84,7 @@ describe('POST /api/events', () => {
       app,
       '/api/events',
       creator.token,
-      formFields({ price: '0', maxTickets: '20', isActive: 'false' }),
+      eventFormFields({ price: '0', maxTickets: '20', isActive: 'false' }),
       { image: await poster() },
     );
     expect(response.statusCode, response.body).toBe(201);
@@ -106,7 +103,7 @@ describe('POST /api/events', () => {
 
   it('creates an event from a multipart form without an image', async () => {
     const creator = await createCreator(app);
-    const response = await postForm(app, '/api/events', creator.token, formFields());
+    const response = await postForm(app, '/api/events', creator.token, eventFormFields());
     expect(response.statusCode).toBe(201);
     expect(response.json<Event>()).toMatchObject({ image: null, isActive: true });
   });
@@ -178,7 +175,7 @@ describe('POST /api/events', () => {
       app,
       '/api/events',
       creator.token,
-      formFields({ price: '12.345', maxTickets: '1.5', date: daysFromNow(-2) }),
+      eventFormFields({ price: '12.345', maxTickets: '1.5', date: daysFromNow(-2) }),
     );
     expect(response.statusCode).toBe(400);
     expect(response.json<ErrorBody>().fields).toEqual({
@@ -191,7 +188,7 @@ describe('POST /api/events', () => {
   it('judges the image by its bytes, with the event form message, and keeps nothing', async () => {
     const creator = await createCreator(app);
     const imagesBefore = await storedImageCount(app);
-    const response = await postForm(app, '/api/events', creator.token, formFields(), {
+    const response = await postForm(app, '/api/events', creator.token, eventFormFields(), {
       image: { data: Buffer.from('GIF89a, or so it says'), filename: 'poster.png', type: 'image/png' },
     });
     expect(response.statusCode).toBe(415);
@@ -208,7 +205,7 @@ describe('POST /api/events', () => {
   it('refuses an image over 5 MB with a 413 and the event form message', async () => {
     const creator = await createCreator(app);
     const big = Buffer.concat([await pngWithMetadata(), Buffer.alloc(IMAGE_MAX_BYTES)]);
-    const response = await postForm(app, '/api/events', creator.token, formFields(), {
+    const response = await postForm(app, '/api/events', creator.token, eventFormFields(), {
       image: { data: big, filename: 'big.png', type: 'image/png' },
     });
     expect(response.statusCode).toBe(413);
@@ -367,7 +364,7 @@ describe('POST /api/events/:id', () => {
 
   it('replaces the image from a multipart form and deletes the old one', async () => {
     const creator = await createCreator(app);
-    const created = await postForm(app, '/api/events', creator.token, formFields(), {
+    const created = await postForm(app, '/api/events', creator.token, eventFormFields(), {
       image: await poster(),
     });
     const event = created.json<Event>();
@@ -394,7 +391,7 @@ describe('POST /api/events/:id', () => {
 
   it('keeps the old image and stores no new one when the update is refused', async () => {
     const creator = await createCreator(app);
-    const created = await postForm(app, '/api/events', creator.token, formFields({ maxTickets: 5 }), {
+    const created = await postForm(app, '/api/events', creator.token, eventFormFields({ maxTickets: 5 }), {
       image: await poster(),
     });
     const event = created.json<Event>();
@@ -496,7 +493,7 @@ describe('DELETE /api/events/:id', () => {
 
   it('deletes an event without sales, and its image', async () => {
     const creator = await createCreator(app);
-    const created = await postForm(app, '/api/events', creator.token, formFields(), {
+    const created = await postForm(app, '/api/events', creator.token, eventFormFields(), {
       image: await poster(),
     });
     const event = created.json<Event>();
