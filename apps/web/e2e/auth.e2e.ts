@@ -1,5 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectAccessible } from './support/accessibility';
 import { baseURL, newVisitor, uniqueEmail } from './support/browser';
 import { launchBrowser } from './support/chromium';
 import { PASSWORD, expectToast, pathOf, register } from './support/fixtures';
@@ -20,6 +21,8 @@ describe('accounts in the browser', () => {
   it('registers a creator, lands on the creator dashboard, and logs out to the home page', async () => {
     const { context, page } = await newVisitor(browser);
     await page.goto('/register');
+    await page.getByLabel('First name').waitFor();
+    await expectAccessible(page, 'creator registration');
     await register(page, { firstName: 'Ada', lastName: 'Stage', email: uniqueEmail('creator') });
 
     await page.waitForURL('**/creators/dashboard');
@@ -41,6 +44,7 @@ describe('accounts in the browser', () => {
     await expectToast(page, 'Logged out successfully');
     await expect(page.getByRole('link', { name: 'Create account' }).isVisible()).resolves.toBe(true);
     await expect(page.getByRole('link', { name: 'Login', exact: true }).isVisible()).resolves.toBe(true);
+    await expectAccessible(page, 'home');
     await context.close();
   });
 
@@ -49,6 +53,8 @@ describe('accounts in the browser', () => {
     await page.goto('/user/dashboard');
     await page.waitForURL('**/login?redirect=*');
     expect(await pathOf(page)).toBe('/login?redirect=%2Fuser%2Fdashboard');
+    await page.getByLabel('Email').waitFor();
+    await expectAccessible(page, 'creator login');
     await context.close();
   });
 
@@ -56,10 +62,13 @@ describe('accounts in the browser', () => {
     const email = uniqueEmail('fan');
     const { context, page } = await newVisitor(browser);
     await page.goto('/user/register');
+    await page.getByLabel('First name').waitFor();
+    await expectAccessible(page, 'spectator registration');
     await register(page, { firstName: 'Bea', lastName: 'Front', email });
     await page.waitForURL('**/user/dashboard');
     await expectToast(page, 'Account created and logged in successfully!');
     await page.getByText(email).first().waitFor();
+    await expectAccessible(page, 'spectator dashboard');
 
     await openAccountMenu(page, 'Bea');
     const items = await page.getByRole('menuitem').allInnerTexts();
@@ -72,6 +81,8 @@ describe('accounts in the browser', () => {
     expect(await pathOf(page)).toBe('/login?redirect=%2Fuser%2Fdashboard%2Fprofile');
 
     await page.goto('/user/login?redirect=%2Fuser%2Fdashboard%2Fprofile');
+    await page.getByLabel('Email').waitFor();
+    await expectAccessible(page, 'spectator login');
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign in' }).click();
@@ -107,6 +118,7 @@ describe('accounts in the browser', () => {
       'Only letters, numbers, hyphens (-) and underscores (_). Max 32 characters.',
     );
     expect(await nickname.getAttribute('aria-describedby')).toContain('nickname-error');
+    await expectAccessible(page, 'profile, with a field error');
 
     await nickname.fill(takenNickname);
     await page.getByRole('button', { name: 'Update Profile' }).click();

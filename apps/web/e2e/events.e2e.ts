@@ -1,5 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectAccessible } from './support/accessibility';
 import { newVisitor } from './support/browser';
 import { launchBrowser } from './support/chromium';
 import {
@@ -58,6 +59,7 @@ describe('selling tickets in the browser', () => {
       `.flatpickr-calendar.open .flatpickr-day[aria-label="${yesterdayLabel}"]`,
     );
     expect(await yesterdayCell.getAttribute('class')).toContain('flatpickr-disabled');
+    await expectAccessible(form, 'create event form, date picker open');
     await form.keyboard.press('Escape');
 
     await form.getByLabel('Event Image').setInputFiles(POSTER_PNG);
@@ -77,12 +79,22 @@ describe('selling tickets in the browser', () => {
     const myCard = eventCard(form, eventName);
     await myCard.waitFor();
     expect(await myCard.getByText('Active', { exact: true }).count()).toBe(1);
+    await expectAccessible(form, 'my events');
+
+    await myCard.getByRole('link', { name: 'Edit Event' }).click();
+    await form.getByLabel('Event Name').waitFor();
+    expect(await form.getByLabel('Event Name').inputValue()).toBe(eventName);
+    await form.getByLabel('Event Date').click();
+    await form.locator('.flatpickr-calendar.open').waitFor();
+    await expectAccessible(form, 'edit event form, date picker open');
+    await form.keyboard.press('Escape');
 
     // The storefront lists it, with its poster.
     const fan = await newVisitor(browser);
     await fan.page.goto('/events');
     const listed = eventCard(fan.page, eventName);
     await listed.waitFor();
+    await expectAccessible(fan.page, 'events list');
     expect(await listed.innerText()).toContain('10 tickets left');
     expect(await listed.innerText()).toContain('$12.50');
     await expect
@@ -98,6 +110,8 @@ describe('selling tickets in the browser', () => {
     await listed.getByRole('link', { name: 'Get Your Tickets' }).click();
     await fan.page.waitForURL(/\/events\/\d+$/);
     const eventPath = new URL(fan.page.url()).pathname;
+    await fan.page.getByRole('button', { name: 'Purchase Ticket' }).waitFor();
+    await expectAccessible(fan.page, 'event details');
     await fan.page.getByRole('button', { name: 'Purchase Ticket' }).click();
     await fan.page.waitForURL('**/user/register**');
     await register(fan.page, person('Omar', 'Fan'));
@@ -105,6 +119,7 @@ describe('selling tickets in the browser', () => {
 
     await fan.page.getByRole('button', { name: 'Increase quantity' }).click();
     await fan.page.getByText('$25.00').first().waitFor();
+    await expectAccessible(fan.page, 'checkout');
     await fan.page.getByRole('button', { name: 'Complete Purchase' }).click();
     await fan.page.waitForURL(
       new RegExp(`/purchase-confirmation/${eventPath.split('/')[2]}/2\\?order=\\d+$`),
@@ -115,6 +130,7 @@ describe('selling tickets in the browser', () => {
     expect(confirmation).toContain('2 tickets');
     expect(confirmation).toContain('$25.00');
     expect(confirmation).toContain(eventName);
+    await expectAccessible(fan.page, 'purchase confirmation');
 
     await fan.page.goto('/user/dashboard/my-tickets');
     const ticket = eventCard(fan.page, eventName);
@@ -123,11 +139,13 @@ describe('selling tickets in the browser', () => {
     expect(ticketText).toContain('2 ticket(s)');
     expect(ticketText).toContain('25.00');
     expect(ticketText).toContain('Completed');
+    await expectAccessible(fan.page, 'my tickets');
 
     // The creator sees the sale on the dashboard.
     await creator.page.goto('/creators/dashboard');
     await expect.poll(() => statCard(creator.page, 'Tickets Sold')).toContain('$25.00 revenue');
     expect(await statCard(creator.page, 'Tickets Sold')).toMatch(/\b2\b/);
+    await expectAccessible(creator.page, 'creator dashboard');
 
     // An event with sales cannot be deleted: the server's refusal shows in the error modal.
     await creator.page.goto('/creators/dashboard/my-events');
@@ -136,6 +154,7 @@ describe('selling tickets in the browser', () => {
       .click();
     const confirm = creator.page.getByRole('dialog', { name: 'Delete Event' });
     expect(await confirm.innerText()).toContain(`Are you sure you want to delete the event "${eventName}"?`);
+    await expectAccessible(creator.page, 'delete event dialog');
     await confirm.getByRole('button', { name: 'Delete' }).click();
     const errorModal = creator.page.getByRole('dialog', { name: 'Error' });
     await errorModal.waitFor();

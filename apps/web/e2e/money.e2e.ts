@@ -1,5 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectAccessible } from './support/accessibility';
 import { newVisitor } from './support/browser';
 import { launchBrowser } from './support/chromium';
 import { eventCard, expectToast, logIn, person, registerByApi } from './support/fixtures';
@@ -65,6 +66,7 @@ describe('money in the browser', () => {
     expect(sale).toContain('$4.00');
     expect(sale).toContain('$36.00');
     expect(await creator.page.getByRole('region', { name: 'Pending' }).innerText()).toContain('$36.00');
+    await expectAccessible(creator.page, 'earnings');
 
     // The creator cancels from My Events: the modal says the buyers are refunded.
     await creator.page.goto('/creators/dashboard/my-events');
@@ -72,6 +74,7 @@ describe('money in the browser', () => {
     const confirm = creator.page.getByRole('dialog', { name: 'Cancel Event' });
     expect(await confirm.innerText()).toContain('Every buyer will be refunded in full');
     expect(await confirm.innerText()).not.toContain('penalty');
+    await expectAccessible(creator.page, 'cancel event dialog');
     await confirm.getByRole('button', { name: 'Cancel Event' }).click();
     await expectToast(creator.page, 'Event cancelled. 1 order(s) refunded.');
     await eventCard(creator.page, eventName).getByText('Cancelled', { exact: true }).waitFor();

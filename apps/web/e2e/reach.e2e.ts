@@ -6,6 +6,7 @@ import {
 import type { APIRequestContext, Browser, BrowserContext } from 'playwright-core';
 import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectAccessible } from './support/accessibility';
 import { baseURL, newVisitor } from './support/browser';
 import { launchBrowser } from './support/chromium';
 import { eventCard, logIn, person, register, registerByApi } from './support/fixtures';
@@ -139,6 +140,7 @@ describe('the event page knows its ticket holder', () => {
       `${utc(start)}/${utc(new Date(start.getTime() + 90 * MINUTE_MS))}`,
     );
     expect(await page.getByRole('link', { name: 'Watch now' }).count()).toBe(0);
+    await expectAccessible(page, 'event details, ticket holder before the show');
 
     // The creator goes live: the open page finds out on its next check and offers the way in.
     const studio = await goLive(creator.token, eventId);
@@ -203,6 +205,7 @@ describe('a past event', () => {
     await page.getByText('This event has ended.').waitFor();
     expect(await page.getByRole('timer').count()).toBe(0);
     expect(await page.getByRole('group', { name: 'Add to calendar' }).count()).toBe(0);
+    await expectAccessible(page, 'event details, past event');
     expect(await page.getByRole('button', { name: 'Purchase Ticket' }).count()).toBe(0);
 
     // Nor does the server sell it to someone who goes around the page.
@@ -241,6 +244,7 @@ describe('a failed load', () => {
     const failure = page.getByRole('alert').filter({ hasText: 'Error fetching orders' });
     await failure.waitFor({ timeout: 15_000 });
     expect(await page.getByText('Todavía no tienes entradas.').count()).toBe(0);
+    await expectAccessible(page, 'my tickets, failed load');
 
     await page.unroute('**/api/orders');
     await failure.getByRole('button', { name: 'Try again' }).click();

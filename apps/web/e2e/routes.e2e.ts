@@ -1,5 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectAccessible } from './support/accessibility';
 import { newVisitor } from './support/browser';
 import { launchBrowser } from './support/chromium';
 import { person, register } from './support/fixtures';
@@ -45,7 +46,7 @@ const PRIVATE_ROUTES = [
 
 const STREAM_ROUTES = new Set(['/events/1/stream', '/creators/dashboard/events/1/stream']);
 
-/** The route rendered a screen of its own: the app's 404 page is not it. */
+/** The route rendered a screen of its own (the app's 404 page is not it), one anyone can use. */
 async function expectScreen(page: Page, path: string) {
   await page.goto(path);
   await page.locator('main h1, main h2').first().waitFor();
@@ -54,6 +55,7 @@ async function expectScreen(page: Page, path: string) {
   expect(await page.getByRole('navigation', { name: 'Main' }).count(), `${path} navigation`).toBe(
     STREAM_ROUTES.has(path) ? 0 : 1,
   );
+  await expectAccessible(page, path);
 }
 
 async function signUpCreator(page: Page) {

@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectAccessible } from './support/accessibility';
 import { newVisitor } from './support/browser';
 import { launchStudioAndAudience, type StudioAndAudience } from './support/chromium';
 import { logIn } from './support/fixtures';
@@ -51,6 +52,8 @@ describe('going live in the browser', () => {
     await fan.page.getByText('Welcome, Fabio!').waitFor();
     const stamp = await fan.page.locator('time').first().innerText();
     expect(stamp).toMatch(/^\d{2}:\d{2}$/);
+    await expectAccessible(creator.page, 'studio, live with chat');
+    await expectAccessible(fan.page, 'watch page, playing with chat');
 
     // The screen becomes the main picture, the camera a small overlay, and the viewer keeps receiving video.
     await creator.page.getByRole('button', { name: 'Share screen' }).click();
@@ -79,6 +82,7 @@ describe('going live in the browser', () => {
     await logIn(page, 'user', show.stranger.email);
     await page.goto(`/events/${show.eventId}/stream`);
     await page.getByText(/need a ticket/i).waitFor();
+    await expectAccessible(page, 'watch page, without a ticket');
     expect(await page.getByRole('link', { name: /event/i }).last().getAttribute('href')).toBe(
       `/events/${show.eventId}`,
     );

@@ -7,12 +7,12 @@ type Size = 'sm' | 'md' | 'lg';
 type Look = { variant?: Variant; size?: Size };
 
 const variants: Record<Variant, string> = {
-  primary: 'bg-brand-600 text-white shadow-sm hover:bg-brand-500 focus-visible:outline-brand-600',
+  primary: 'bg-brand-600 text-white shadow-sm hover:bg-brand-700 focus-visible:outline-brand-600',
   secondary:
     'bg-white text-slate-900 shadow-sm ring-1 ring-inset ring-slate-300 hover:bg-slate-50 focus-visible:outline-brand-600',
   inverse:
     'bg-white/10 text-white ring-1 ring-inset ring-white/20 hover:bg-white/20 focus-visible:outline-white',
-  danger: 'bg-red-600 text-white shadow-sm hover:bg-red-500 focus-visible:outline-red-600',
+  danger: 'bg-red-600 text-white shadow-sm hover:bg-red-700 focus-visible:outline-red-600',
 };
 
 const sizes: Record<Size, string> = {

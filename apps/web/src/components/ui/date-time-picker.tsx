@@ -1,5 +1,6 @@
 import flatpickr from 'flatpickr';
 import 'flatpickr/dist/flatpickr.min.css';
+import './date-time-picker.css';
 import { useEffect, useRef } from 'react';
 import { Input } from './field';
 
@@ -45,6 +46,10 @@ export function DateTimePicker({ value, onChange, timeZone, ...field }: DateTime
       disableMobile: true,
       // Text that is no date is the form's to report, next to the field; flatpickr would only log it.
       errorHandler: () => undefined,
+      // Says which days cannot be picked, which flatpickr only shows by colour.
+      onDayCreate: (_dates, _dateText, _instance, day: HTMLElement) => {
+        if (day.classList.contains('flatpickr-disabled')) day.setAttribute('aria-disabled', 'true');
+      },
       onChange: (_dates, dateText, instance) => {
         if (dateText) typedRef.current = dateText;
         else if (typedRef.current) instance.input.value = typedRef.current;

@@ -13,8 +13,10 @@ type FieldProps = {
 const controlClasses = cn(
   'block w-full rounded-lg border-0 bg-white px-3 py-2.5 text-slate-900 shadow-sm ring-1 ring-inset ring-slate-300',
   'placeholder:text-slate-400 focus:ring-2 focus:ring-inset focus:ring-brand-600 focus:outline-none',
-  'read-only:bg-slate-100 read-only:text-slate-500 aria-invalid:ring-red-500',
+  'aria-invalid:ring-red-500',
 );
+/** Not on a select: every select matches :read-only, and would look locked while it can be changed. */
+const readOnlyClasses = 'read-only:bg-slate-100 read-only:text-slate-600';
 
 /**
  * Wires the label, hint and error to the control so assistive tech reads them together. Ids come
@@ -95,7 +97,7 @@ export function Input({
     >
       <input
         id={controlId}
-        className={cn(controlClasses, className)}
+        className={cn(controlClasses, readOnlyClasses, className)}
         aria-required={required || undefined}
         {...controlAria}
         {...props}
@@ -115,7 +117,12 @@ export function Textarea({
   const { controlId, noteId, controlAria } = useField(id, props.name, { hint, error });
   return (
     <FieldFrame label={label} hint={hint} error={error} controlId={controlId} noteId={noteId}>
-      <textarea id={controlId} className={cn(controlClasses, className)} {...controlAria} {...props} />
+      <textarea
+        id={controlId}
+        className={cn(controlClasses, readOnlyClasses, className)}
+        {...controlAria}
+        {...props}
+      />
     </FieldFrame>
   );
 }

@@ -11,6 +11,8 @@ type MediaCardProps = {
   children?: ReactNode;
   /** Links and buttons along the bottom edge. */
   actions?: ReactNode;
+  /** 2 under the screen's h1; 3 where the list has a heading of its own (a creator's "Events"). */
+  headingLevel?: 2 | 3;
 };
 
 /**
@@ -18,8 +20,9 @@ type MediaCardProps = {
  * image with a placeholder, a badge, the title, the card's own details, then its actions. An article
  * named by its title, so each card can be found by the event it shows.
  */
-export function MediaCard({ title, image, badge, children, actions }: MediaCardProps) {
+export function MediaCard({ title, image, badge, children, actions, headingLevel = 2 }: MediaCardProps) {
   const titleId = useId();
+  const Heading = headingLevel === 2 ? 'h2' : 'h3';
   return (
     <Card className="flex h-full flex-col overflow-hidden">
       <article aria-labelledby={titleId} className="flex flex-1 flex-col">
@@ -31,9 +34,9 @@ export function MediaCard({ title, image, badge, children, actions }: MediaCardP
         ) : null}
         <div className="flex flex-1 flex-col gap-3 p-5">
           {!image && badge ? <div>{badge}</div> : null}
-          <h3 id={titleId} className="text-lg font-semibold text-slate-900">
+          <Heading id={titleId} className="text-lg font-semibold text-slate-900">
             {title}
-          </h3>
+          </Heading>
           {children}
           {actions ? <div className="mt-auto flex flex-wrap items-center gap-2 pt-2">{actions}</div> : null}
         </div>

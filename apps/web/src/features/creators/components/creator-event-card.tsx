@@ -20,6 +20,7 @@ export function CreatorEventCard({ event }: { event: Event }) {
   return (
     <MediaCard
       title={event.name}
+      headingLevel={3}
       image={{ src: event.image && imageUrls.event(event.image), alt: event.name }}
       actions={
         <ButtonLink to={paths.eventDetails(event.id)} className="w-full">

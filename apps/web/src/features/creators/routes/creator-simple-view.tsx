@@ -58,7 +58,7 @@ function SimpleEventCard({ event }: { event: Event }) {
     ['Date', formatShortDateTime(event.eventDate, timeZone)],
   ] as const;
   return (
-    <MediaCard title={event.name}>
+    <MediaCard title={event.name} headingLevel={3}>
       <p className="line-clamp-3 text-sm text-slate-600">{event.description}</p>
       <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
         {facts.map(([label, value]) => (
