@@ -1,6 +1,7 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
-// Every test file runs twice: on an in-process PGlite and on a real PostgreSQL 15 server.
+// Every test file runs twice: on an in-process PGlite and on a real PostgreSQL 15 server, except a
+// `*.postgres.test.ts` about PostgreSQL itself (its server stopped, its connections), run on it alone.
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts'],
@@ -8,7 +9,14 @@ export default defineConfig({
     hookTimeout: 60_000,
     globalSetup: ['test/temp-dir-global-setup.ts'],
     projects: [
-      { extends: true, test: { name: 'pglite', provide: { databaseDriver: 'pglite' } } },
+      {
+        extends: true,
+        test: {
+          name: 'pglite',
+          provide: { databaseDriver: 'pglite' },
+          exclude: [...configDefaults.exclude, 'src/**/*.postgres.test.ts'],
+        },
+      },
       {
         extends: true,
         test: {

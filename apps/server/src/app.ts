@@ -85,7 +85,7 @@ export async function buildApp(config: Config, seams: TestSeams = {}): Promise<A
     },
   }).withTypeProvider<ZodTypeProvider>();
 
-  const database = await createDatabase(config.database);
+  const database = await createDatabase(config.database, app.log);
   app.addHook('onClose', () => database.close());
   try {
     app.decorate('deps', {

@@ -15,11 +15,25 @@ const READY_TIMEOUT_MS = 30_000;
 export interface PostgresServer {
   /** Connection URL of the server's `postgres` database, for the superuser `postgres`. */
   url: string;
+  /** Stops the server the way a crash would (`pg_ctl stop -m immediate`): its data stays for `restart`. */
+  stopImmediately(): Promise<void>;
+  /** Starts a stopped server again on the same data and port; resolves once it answers queries. */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
+export interface PostgresOptions {
+  /**
+   * Keep `synchronous_commit` on, so a commit survives the server being killed (`stopImmediately`).
+   * `fsync` stays off either way: only the machine itself crashing would lose what the OS holds.
+   */
+  crashSafe?: boolean;
+}
+
 /** A throwaway PostgreSQL server in a temporary directory, listening on 127.0.0.1 only. */
-export async function startPostgresServer(): Promise<PostgresServer> {
+export async function startPostgresServer({
+  crashSafe = false,
+}: PostgresOptions = {}): Promise<PostgresServer> {
   if (!existsSync(path.join(POSTGRES_BIN, 'initdb'))) {
     throw new Error(
       `PostgreSQL 15 binaries not found in ${POSTGRES_BIN}: the server tests need them ` +
@@ -50,35 +64,54 @@ export async function startPostgresServer(): Promise<PostgresServer> {
     'listen_addresses=127.0.0.1',
     // Durability is worthless for a database deleted after the run; speed is not.
     'fsync=off',
-    'synchronous_commit=off',
+    ...(crashSafe ? [] : ['synchronous_commit=off']),
     'full_page_writes=off',
   ];
   const args = ['-D', dataDir, '-p', String(port), '-k', dir, ...settings.flatMap((s) => ['-c', s])];
-  const server = spawn(...command('postgres', args), { stdio: ['ignore', 'pipe', 'pipe'] });
   const log = createWriteStream(logFile);
-  server.stdout?.pipe(log);
-  server.stderr?.pipe(log);
+  const spawnServer = () => {
+    const child = spawn(...command('postgres', args), { stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout?.pipe(log, { end: false });
+    child.stderr?.pipe(log, { end: false });
+    return child;
+  };
+  let server = spawnServer();
 
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
+  const stopServer = async (mode: 'fast' | 'immediate') => {
+    if (!isRunning(server)) return;
+    await run(...command('pg_ctl', ['stop', '-D', dataDir, '-m', mode, '-w'])).catch(() =>
+      server.kill('SIGKILL'),
+    );
+    await exited(server);
+  };
   const stop = async () => {
-    if (isRunning(server)) {
-      await run(...command('pg_ctl', ['stop', '-D', dataDir, '-m', 'fast', '-w'])).catch(() =>
-        server.kill('SIGKILL'),
-      );
-      await exited(server);
-    }
+    await stopServer('fast');
+    log.end();
     await rm(dir, { recursive: true, force: true });
     await rm(logFile, { force: true });
   };
+  const ready = async () => {
+    try {
+      await waitUntilReady(url, server);
+    } catch (error) {
+      const output = await readFile(logFile, 'utf8').catch(() => '');
+      await stop();
+      throw new Error(`PostgreSQL did not start: ${(error as Error).message}\n${output}`);
+    }
+  };
 
-  try {
-    await waitUntilReady(url, server);
-  } catch (error) {
-    const output = await readFile(logFile, 'utf8').catch(() => '');
-    await stop();
-    throw new Error(`PostgreSQL did not start: ${(error as Error).message}\n${output}`);
-  }
-  return { url, stop };
+  await ready();
+  return {
+    url,
+    stopImmediately: () => stopServer('immediate'),
+    restart: async () => {
+      if (isRunning(server)) throw new Error('PostgreSQL is still running');
+      server = spawnServer();
+      await ready();
+    },
+    stop,
+  };
 }
 
 async function waitUntilReady(url: string, server: ChildProcess): Promise<void> {

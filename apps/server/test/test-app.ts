@@ -42,7 +42,8 @@ export function sameDeploymentAs(app: App): Record<string, string> {
   };
 }
 
-async function freshDatabaseUrl(): Promise<string> {
+/** A new, empty database: `memory://` on PGlite, a fresh database on the test PostgreSQL. */
+export async function freshDatabaseUrl(): Promise<string> {
   if (inject('databaseDriver') === 'pglite') return 'memory://';
   const serverUrl = inject('postgresUrl');
   const name = `test_${randomUUID().replaceAll('-', '')}`;

@@ -1,6 +1,7 @@
 import { ERROR_STATUS, type ErrorBody, type ErrorCode } from '@stagedoor/shared/errors';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '../db/database';
 import { AppError, validationFailed } from '../errors';
 
 const CODE_BY_STATUS = new Map(
@@ -24,6 +25,8 @@ export function answerError(error: FastifyError | AppError, request: FastifyRequ
 
 function toAppError(error: FastifyError | AppError): AppError {
   if (error instanceof AppError) return error;
+  // PostgreSQL down, restarting or out of reach: a moment's outage the client may retry, not a bug.
+  if (isDatabaseUnavailable(error)) return new AppError('SERVICE_UNAVAILABLE', DATABASE_UNAVAILABLE_MESSAGE);
 
   if (hasZodFastifySchemaValidationErrors(error)) {
     return validationFailed(
