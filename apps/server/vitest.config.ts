@@ -1,7 +1,8 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 
 // Every test file runs twice: on an in-process PGlite and on a real PostgreSQL 15 server, except a
-// `*.postgres.test.ts` about PostgreSQL itself (its server stopped, its connections), run on it alone.
+// `*.pglite.test.ts` or `*.postgres.test.ts` about one database itself (its backups, its server
+// stopped), run on that one alone.
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts'],
@@ -24,6 +25,7 @@ export default defineConfig({
           provide: { databaseDriver: 'postgres' },
           // Added to the inherited temp-dir setup (`extends: true` merges the lists).
           globalSetup: ['test/postgres-global-setup.ts'],
+          exclude: [...configDefaults.exclude, 'src/**/*.pglite.test.ts'],
         },
       },
     ],

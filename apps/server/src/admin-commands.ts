@@ -5,7 +5,9 @@ import { markFoundingPartner } from './modules/money/founding-partners';
 
 const USAGE = `Operator commands (the server's own configuration; with the embedded database, stop the server first):
   npm run admin -- founding-partner <creator email>            no platform fee on the creator's first event
-  npm run admin -- refund-event <event id> --reason <${REFUND_REASONS.join('|')}>   refund every buyer of the event in full`;
+  npm run admin -- refund-event <event id> --reason <${REFUND_REASONS.join('|')}>   refund every buyer of the event in full
+  npm run admin -- backup <file>                               copy the embedded database into a file
+  npm run admin -- restore <file>                              start an empty DATA_DIR from such a file`;
 
 /** A command line that names no command, or names one wrongly: the usage is the answer. */
 export class UsageError extends Error {

@@ -1,12 +1,20 @@
 import { buildApp } from './app';
+import { isDatabaseCommand, runDatabaseCommand } from './admin-backup';
 import { runAdminCommand } from './admin-commands';
 import { loadConfig } from './config';
 
 /** `npm run admin -- <command>`: one operator command against the configured deployment. */
 async function main(): Promise<void> {
-  const app = await buildApp(loadConfig());
+  const config = loadConfig();
+  const args = process.argv.slice(2);
+  // Backups work on the database files: no server, not even this command's own, may have them open.
+  if (isDatabaseCommand(args)) {
+    console.info(await runDatabaseCommand(config, args));
+    return;
+  }
+  const app = await buildApp(config);
   try {
-    console.info(await runAdminCommand(app, process.argv.slice(2)));
+    console.info(await runAdminCommand(app, args));
   } finally {
     await app.close();
   }

@@ -29,6 +29,7 @@ import { orderRoutes } from './modules/orders/orders.routes';
 import { userRoutes } from './modules/users/users.routes';
 import { setupAuth } from './plugins/auth';
 import { setupCatalogue } from './plugins/catalogue';
+import { setupMetrics } from './plugins/metrics';
 import { hooksOf } from './plugins/route-hooks';
 import { answerError, setupErrorHandler } from './plugins/error-handler';
 import { setupMultipart } from './plugins/multipart';
@@ -76,6 +77,9 @@ export async function buildApp(config: Config, seams: TestSeams = {}): Promise<A
       serializers: { err: serializeError },
       ...(seams.logStream && { stream: seams.logStream }),
     },
+    // Fastify bounds each step of closing (10 s by default), and one waits for requests in flight: it
+    // must not cut them off before SHUTDOWN_TIMEOUT_MS does (shutdown.ts).
+    pluginTimeout: 10_000 + config.shutdownTimeoutMs,
     trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
     requestIdHeader: false,
     frameworkErrors: answerError,
@@ -126,10 +130,11 @@ export async function buildApp(config: Config, seams: TestSeams = {}): Promise<A
     const redis = config.redisUrl ? await connectRedis(config.redisUrl, app.log) : null;
     if (redis) app.addHook('onClose', () => redis.close());
     await setupCatalogue(app, redis);
+    await setupMetrics(app);
 
     await app.register(
       async (api) => {
-        await api.register(healthRoutes);
+        await api.register(healthRoutes, { redis });
         await api.register(authRoutes);
         await api.register(userRoutes);
         await api.register(imageRoutes);

@@ -39,6 +39,8 @@ describe('loadConfig', () => {
       imageStorage: 'disk',
       nodeEnv: 'development',
       logLevel: 'info',
+      metricsToken: null,
+      shutdownTimeoutMs: 10_000,
     });
   });
 
@@ -70,6 +72,8 @@ describe('loadConfig', () => {
       IMAGE_STORAGE: 'database',
       NODE_ENV: 'production',
       LOG_LEVEL: 'warn',
+      METRICS_TOKEN: 'prometheus-scrape-token',
+      SHUTDOWN_TIMEOUT_MS: '25000',
     });
     expect(config).toMatchObject({
       port: 8080,
@@ -95,6 +99,8 @@ describe('loadConfig', () => {
       imageStorage: 'database',
       nodeEnv: 'production',
       logLevel: 'warn',
+      metricsToken: 'prometheus-scrape-token',
+      shutdownTimeoutMs: 25_000,
     });
     expect(new TextDecoder().decode(config.jwtSecret)).toBe(SECRET);
   });
@@ -163,6 +169,10 @@ describe('loadConfig', () => {
     [{ SETTLEMENT_INTERVAL_S: '0' }, 'SETTLEMENT_INTERVAL_S: must be at least 1 second'],
     [{ NODE_ENV: 'staging' }, 'NODE_ENV: must be development, production or test'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL: must be one of'],
+    [{ METRICS_TOKEN: 'secret' }, 'METRICS_TOKEN: must be at least 16 characters'],
+    [{ METRICS_TOKEN: 'a token with spaces in it' }, 'METRICS_TOKEN: must not contain spaces'],
+    [{ SHUTDOWN_TIMEOUT_MS: '10s' }, 'SHUTDOWN_TIMEOUT_MS: must be a whole number of milliseconds'],
+    [{ SHUTDOWN_TIMEOUT_MS: '2147483648' }, 'SHUTDOWN_TIMEOUT_MS: must be at most 2147483647 ms'],
   ])('rejects %o', (env, expected) => {
     expect(configError(env)).toContain(expected);
   });

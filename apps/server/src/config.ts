@@ -10,6 +10,7 @@ const IN_MEMORY_DATABASE = 'memory://';
 const MAX_TIMER_MS = 2_147_483_647;
 const JWT_SECRET_MIN_LENGTH = 32;
 const JWT_SECRET_FILE = 'jwt-secret';
+const METRICS_TOKEN_MIN_LENGTH = 16;
 
 /** `192.0.2.7`, `10.0.0.0/8`, `2001:db8::/32`: what Fastify's trustProxy accepts. */
 function isAddressOrRange(entry: string): boolean {
@@ -176,6 +177,16 @@ const ZEnv = z
         error: 'must be one of fatal, error, warn, info, debug, trace, silent',
       })
       .optional(),
+    // Set: GET /metrics answers Prometheus with this bearer token; unset: the route does not exist.
+    METRICS_TOKEN: z
+      .string()
+      .regex(/^\S+$/, 'must not contain spaces')
+      .min(METRICS_TOKEN_MIN_LENGTH, `must be at least ${METRICS_TOKEN_MIN_LENGTH} characters`)
+      .optional(),
+    // On SIGTERM or SIGINT, how long requests under way may take to finish before they are cut off.
+    SHUTDOWN_TIMEOUT_MS: wholeNumber('must be a whole number of milliseconds')
+      .pipe(z.number().max(MAX_TIMER_MS, `must be at most ${MAX_TIMER_MS} ms`))
+      .default(10_000),
     // Not for operators: lets a test serve a web build of its own through the production code path.
     WEB_DIST_DIR: z.string().default(WEB_DIST_DIR),
   })
@@ -257,6 +268,10 @@ export interface Config {
   authRequestsPerIpPerMinute: number;
   /** Proxies whose X-Forwarded-For gives the client's address; none by default. */
   trustedProxies: string[];
+  /** Set: Prometheus reads GET /metrics with it as a bearer token; null: there is no /metrics. */
+  metricsToken: string | null;
+  /** On SIGTERM or SIGINT, how long requests under way may take before their connections are closed. */
+  shutdownTimeoutMs: number;
   seedDemo: boolean;
   imageStorage: 'disk' | 'database';
   nodeEnv: 'development' | 'production' | 'test';
@@ -322,6 +337,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     streamGraceMs: vars.STREAM_GRACE_MS,
     authRequestsPerIpPerMinute: vars.AUTH_RATE_LIMIT_PER_MINUTE,
     trustedProxies: vars.TRUST_PROXY ?? [],
+    metricsToken: vars.METRICS_TOKEN ?? null,
+    shutdownTimeoutMs: vars.SHUTDOWN_TIMEOUT_MS,
     seedDemo: vars.SEED_DEMO ?? vars.NODE_ENV !== 'production',
     imageStorage: vars.IMAGE_STORAGE,
     nodeEnv: vars.NODE_ENV,

@@ -29,9 +29,14 @@ export async function connectRedis(url: string, log: FastifyBaseLogger): Promise
   // Without a listener, an 'error' event (a lost connection, say) would crash the process.
   client.on('error', (error: unknown) => log.error({ err: error }, 'redis: command connection error'));
   subscriber.on('error', (error: unknown) => log.error({ err: error }, 'redis: subscriber error'));
+  // close() waits for the replies still due, which a lost connection queues until it is back: while
+  // Redis is out of reach, a shutdown would hang forever. Then its commands can only be given up.
   const close = async () => {
     await Promise.allSettled(
-      [client, subscriber].map((connection) => (connection.isOpen ? connection.close() : undefined)),
+      [client, subscriber].map((connection) => {
+        if (connection.isReady) return connection.close();
+        if (connection.isOpen) connection.destroy();
+      }),
     );
   };
   try {

@@ -2,26 +2,13 @@ import type { AddressInfo } from 'node:net';
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { formatDemoLogins, seedDemoData } from './db/seed';
+import { closeOnSignals } from './shutdown';
 
 async function start(): Promise<void> {
   const config = loadConfig();
   const app = await buildApp(config);
 
-  let closing = false;
-  const shutDown = async (signal: string) => {
-    if (closing) return;
-    closing = true;
-    app.log.info({ signal }, 'shutting down');
-    try {
-      await app.close();
-      process.exit(0);
-    } catch (error) {
-      app.log.error({ err: error }, 'shutdown failed');
-      process.exit(1);
-    }
-  };
-  process.once('SIGINT', () => void shutDown('SIGINT'));
-  process.once('SIGTERM', () => void shutDown('SIGTERM'));
+  closeOnSignals(app, config.shutdownTimeoutMs);
 
   if (config.seedDemo) {
     const logins = await seedDemoData(app.deps);

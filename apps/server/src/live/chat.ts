@@ -8,6 +8,7 @@ import {
   type ChatMessage,
 } from '@stagedoor/shared/realtime';
 import { findAccountById } from '../modules/auth/accounts.repo';
+import { chatMessagesSent } from '../plugins/metrics';
 import { USER_NOT_FOUND_MESSAGE } from '../modules/users/users.service';
 import { ownedEvent, watchableEvent } from './access';
 import {
@@ -65,6 +66,7 @@ export function registerChatHandlers(live: Live, socket: LiveSocket, handlers: S
       if (!live.chatLimiter.allow(account.id)) throw new LiveError('RATE_LIMITED', TOO_FAST_MESSAGE);
       if (await isMuted(db, eventId, account.id)) throw new LiveError('FORBIDDEN', MUTED_MESSAGE);
       const stored = await insertChatMessage(db, { eventId, accountId: account.id, content });
+      chatMessagesSent.inc();
       const message = toChatMessage({ message: stored, author: account });
       live.io.to(chatRoom(eventId)).emit('chatMessage', message);
       return { message };

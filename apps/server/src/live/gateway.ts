@@ -73,7 +73,23 @@ export async function setupLiveGateway(
   return {
     endStream: (eventId) => endStream(live, eventId, 'stopped'),
     isLive: async (eventId) => (await live.registry.broadcasterOf(eventId)) !== null,
+    connectedSockets: () => io.engine.clientsCount,
+    showsBroadcastHere: () => showsBroadcastThrough(live),
+    checkMedia: () => media.check(),
   };
+}
+
+/** This instance's sockets that the registry (the last word) still names as a live show's broadcaster. */
+async function showsBroadcastThrough(live: Live): Promise<number> {
+  const sockets = await live.io.local.fetchSockets();
+  const isBroadcasting = await Promise.all(
+    sockets.map(async ({ id, data }) =>
+      data.stream?.role === 'broadcaster'
+        ? (await live.registry.broadcasterOf(data.stream.eventId)) === id
+        : false,
+    ),
+  );
+  return isBroadcasting.filter(Boolean).length;
 }
 
 /** What the rest of the server may ask of the live gateway. */
@@ -85,4 +101,10 @@ export interface LiveHandle {
    * period to come back), on whichever instance they are connected to.
    */
   isLive: (eventId: number) => Promise<boolean>;
+  /** Sockets connected to this instance now (GET /metrics). */
+  connectedSockets: () => number;
+  /** Live shows whose broadcaster is connected to this instance (GET /metrics; summed over instances). */
+  showsBroadcastHere: () => Promise<number>;
+  /** Resolves when the media server answers (GET /api/ready); at once peer to peer. */
+  checkMedia: () => Promise<void>;
 }

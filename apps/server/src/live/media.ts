@@ -25,6 +25,8 @@ export interface LiveMedia {
   ended(eventId: number, mediaState: string | null): Promise<void>;
   /** Signalling a socket sent to `targetId`; anything outside the socket's stream is dropped. */
   signal(socket: LiveSocket, targetId: string, signal: Signal): Promise<void>;
+  /** Resolves when the media server answers (GET /api/ready); peer to peer has none to ask. */
+  check(): Promise<void>;
   /** Lets go of what the media holds before the app closes. */
   close(): Promise<void>;
 }

@@ -62,6 +62,8 @@ export function peerToPeerMedia(live: Omit<Live, 'media'>): LiveMedia {
         );
     },
 
+    async check() {},
+
     async close() {},
   };
 }

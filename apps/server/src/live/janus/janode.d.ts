@@ -28,6 +28,7 @@ declare module 'janode' {
 
   export interface JanodeConnection extends EventEmitter {
     create(keepAliveSeconds?: number): Promise<JanodeSession>;
+    getInfo(): Promise<unknown>;
     close(): Promise<void>;
   }
 

@@ -49,6 +49,12 @@ export class JanusClient {
     return this.session.attach(VideoRoom);
   }
 
+  /** Resolves once Janus answers a request on our connection; rejects while there is no session. */
+  async ping(): Promise<void> {
+    if (!this.connection || !this.session) throw new Error('Janus is not connected');
+    await this.connection.getInfo();
+  }
+
   onSessionLost(listener: () => void): void {
     this.lostListeners.add(listener);
   }

@@ -324,6 +324,8 @@ export async function janusMedia(live: Omit<Live, 'media'>, config: JanusConfig)
       if (!handled) log.debug({ from: socket.id, targetId, stream }, 'live: signal dropped');
     },
 
+    check: () => janus.ping(),
+
     close: () => janus.close(),
   };
 }
