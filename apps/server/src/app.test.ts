@@ -1,4 +1,5 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import path from 'node:path';
@@ -6,6 +7,7 @@ import type { ErrorBody } from '@stagedoor/shared/errors';
 import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { api } from '../test/factories';
+import { listen } from '../test/live-clients';
 import { createTestApp } from '../test/test-app';
 
 const app = await createTestApp();
@@ -199,7 +201,7 @@ describe('the built web app', async () => {
     expect(csp).toContain("default-src 'self'");
     expect(csp).toContain("img-src 'self' data: blob:");
     expect(csp).toContain("media-src 'self' blob: mediastream:");
-    expect(csp).toContain("connect-src 'self' ws: wss:");
+    expect(csp).toContain("connect-src 'self';");
     expect(csp).toContain("style-src 'self' 'unsafe-inline'");
     expect(csp).toContain("script-src 'self'");
     expect(csp).toContain("frame-ancestors 'none'");
@@ -248,5 +250,29 @@ describe('the built web app', async () => {
     });
     expect(missingAsset.statusCode).toBe(404);
     expect(missingAsset.json<ErrorBody>().code).toBe('NOT_FOUND');
+  });
+});
+
+describe('a request that never arrives whole', () => {
+  it('is answered 408 and its connection closed once REQUEST_TIMEOUT_MS has passed', async () => {
+    const slowApp = await createTestApp({ REQUEST_TIMEOUT_MS: '1000' });
+    try {
+      const { port } = new URL(await listen(slowApp));
+      const connection = createConnection({ host: '127.0.0.1', port: Number(port) });
+      let answer = '';
+      connection.on('data', (chunk: Buffer) => (answer += chunk.toString()));
+      const closed = new Promise<void>((resolve) => connection.on('close', () => resolve()));
+      // Headers promising 100 bytes, then 3 of them, and nothing more: a body trickled to hold the line.
+      connection.write(
+        'POST /api/auth/login/user HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n' +
+          'Content-Length: 100\r\n\r\n{"e',
+      );
+      const started = Date.now();
+      await closed;
+      expect(answer).toMatch(/^HTTP\/1\.1 408/);
+      expect(Date.now() - started).toBeLessThan(5_000);
+    } finally {
+      await slowApp.close();
+    }
   });
 });

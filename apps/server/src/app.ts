@@ -45,6 +45,10 @@ declare module 'fastify' {
   }
 }
 
+// Node's defaults: how long the headers of a request may take, how often overdue requests are looked for.
+const HEADERS_TIMEOUT_MS = 60_000;
+const CHECK_INTERVAL_MS = 30_000;
+
 // An id a proxy or client sent is kept (so logs can be joined across systems) if it looks like one.
 const INCOMING_REQUEST_ID = /^[\w.:-]{1,128}$/;
 
@@ -80,6 +84,12 @@ export async function buildApp(config: Config, seams: TestSeams = {}): Promise<A
     // Fastify bounds each step of closing (10 s by default), and one waits for requests in flight: it
     // must not cut them off before SHUTDOWN_TIMEOUT_MS does (shutdown.ts).
     pluginTimeout: 10_000 + config.shutdownTimeoutMs,
+    requestTimeout: config.requestTimeoutMs,
+    http: {
+      headersTimeout: Math.min(HEADERS_TIMEOUT_MS, config.requestTimeoutMs),
+      // Node looks for overdue requests every 30 s by default: a short timeout would run long.
+      connectionsCheckingInterval: Math.min(CHECK_INTERVAL_MS, config.requestTimeoutMs / 4),
+    },
     trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
     requestIdHeader: false,
     frameworkErrors: answerError,

@@ -41,6 +41,7 @@ describe('loadConfig', () => {
       logLevel: 'info',
       metricsToken: null,
       shutdownTimeoutMs: 10_000,
+      requestTimeoutMs: 60_000,
     });
   });
 
@@ -74,6 +75,7 @@ describe('loadConfig', () => {
       LOG_LEVEL: 'warn',
       METRICS_TOKEN: 'prometheus-scrape-token',
       SHUTDOWN_TIMEOUT_MS: '25000',
+      REQUEST_TIMEOUT_MS: '30000',
     });
     expect(config).toMatchObject({
       port: 8080,
@@ -101,6 +103,7 @@ describe('loadConfig', () => {
       logLevel: 'warn',
       metricsToken: 'prometheus-scrape-token',
       shutdownTimeoutMs: 25_000,
+      requestTimeoutMs: 30_000,
     });
     expect(new TextDecoder().decode(config.jwtSecret)).toBe(SECRET);
   });
@@ -172,6 +175,8 @@ describe('loadConfig', () => {
     [{ METRICS_TOKEN: 'secret' }, 'METRICS_TOKEN: must be at least 16 characters'],
     [{ METRICS_TOKEN: 'a token with spaces in it' }, 'METRICS_TOKEN: must not contain spaces'],
     [{ SHUTDOWN_TIMEOUT_MS: '10s' }, 'SHUTDOWN_TIMEOUT_MS: must be a whole number of milliseconds'],
+    [{ REQUEST_TIMEOUT_MS: '500' }, 'REQUEST_TIMEOUT_MS: must be at least 1000 ms'],
+    [{ REQUEST_TIMEOUT_MS: '1m' }, 'REQUEST_TIMEOUT_MS: must be a whole number of milliseconds'],
     [{ SHUTDOWN_TIMEOUT_MS: '2147483648' }, 'SHUTDOWN_TIMEOUT_MS: must be at most 2147483647 ms'],
   ])('rejects %o', (env, expected) => {
     expect(configError(env)).toContain(expected);

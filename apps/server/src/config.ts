@@ -166,6 +166,16 @@ const ZEnv = z
     CATALOGUE_CACHE_MS: wholeNumber('must be a whole number of milliseconds')
       .pipe(z.number().max(60_000, 'must be at most 60000 ms'))
       .default(1000),
+    // How long a request may take to arrive whole, headers and body: a client trickling its body a byte
+    // at a time would otherwise hold a connection, and its parser, for ever.
+    REQUEST_TIMEOUT_MS: wholeNumber('must be a whole number of milliseconds')
+      .pipe(
+        z
+          .number()
+          .min(1000, 'must be at least 1000 ms')
+          .max(MAX_TIMER_MS, `must be at most ${MAX_TIMER_MS} ms`),
+      )
+      .default(60_000),
     // Unset: demo data in development, never in production (the demo password is in the repository).
     SEED_DEMO: ZFlag.optional(),
     IMAGE_STORAGE: z.enum(['disk', 'database'], { error: 'must be disk or database' }).default('disk'),
@@ -262,6 +272,8 @@ export interface Config {
   mailFrom: string;
   mailIntervalMs: number;
   catalogueCacheMs: number;
+  /** A request not received whole by then is answered 408 and its connection closed. */
+  requestTimeoutMs: number;
   /** After a broadcaster drops, viewers get `streamEnded` only if they have not started again by then. */
   streamGraceMs: number;
   /** Login and registration requests one IP may make a minute. */
@@ -334,6 +346,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     mailFrom: vars.MAIL_FROM,
     mailIntervalMs: vars.MAIL_INTERVAL_MS,
     catalogueCacheMs: vars.CATALOGUE_CACHE_MS,
+    requestTimeoutMs: vars.REQUEST_TIMEOUT_MS,
     streamGraceMs: vars.STREAM_GRACE_MS,
     authRequestsPerIpPerMinute: vars.AUTH_RATE_LIMIT_PER_MINUTE,
     trustedProxies: vars.TRUST_PROXY ?? [],
