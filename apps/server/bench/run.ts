@@ -19,7 +19,7 @@ import { measureFirstLoad } from '../../web/bench/first-load';
 import { dropLoad, readLoad, type DropFigures, type ReadFigures } from './load';
 import { startProcess } from './processes';
 import { writeReport, type EngineFigures, type FirstLoadFigures } from './report';
-import { seed, STOCK, type Seeded } from './seed';
+import { CROWD_ENV, seed, STOCK, type Seeded } from './seed';
 
 const serverRoot = fileURLToPath(new URL('..', import.meta.url));
 const EXTRA_PURCHASES = 500;
@@ -107,6 +107,7 @@ async function benchEngine(engine: 'PGlite' | 'PostgreSQL'): Promise<EngineFigur
         JWT_SECRET: secret,
         LOG_LEVEL: 'warn',
         SEED_DEMO: '0',
+        ...CROWD_ENV,
       },
       /is running at/,
     );

@@ -8,6 +8,11 @@ export const CREATORS = 10;
 export const EVENTS_PER_CREATOR = 4;
 export const BUYERS = 50;
 export const STOCK = 4_000;
+/**
+ * What a server selling the drop runs with: its few buyer accounts play a whole crowd, each placing
+ * orders far faster than one person could, which the per-account order limit would otherwise refuse.
+ */
+export const CROWD_ENV = { ORDER_RATE_LIMIT_PER_MINUTE: '1000000' };
 
 export interface Seeded {
   /** The event the catalogue read loads (GET /api/events/{id}), one of the first page's. */
@@ -65,6 +70,8 @@ export async function seed(config: DatabaseConfig): Promise<Seeded> {
         description: 'Everyone wants in.',
         priceCents: 2500,
         maxTickets: STOCK,
+        // A few accounts play the whole crowd: none may be stopped by the default maximum per buyer.
+        maxPerBuyer: STOCK,
         date: new Date(Date.now() + 30 * day),
       })
       .returning({ id: events.id });

@@ -133,12 +133,13 @@ export async function buildApp(config: Config, seams: TestSeams = {}): Promise<A
 
     setupErrorHandler(app);
     setupSecurity(app, config.publicOrigin);
-    await setupRateLimit(app);
-    await setupMultipart(app);
-    setupAuth(app);
-    // One connection for the whole server when instances share REDIS_URL: the catalogue and the live gateway.
+    // One connection for the whole server when instances share REDIS_URL: the rate limits, the catalogue
+    // and the live gateway.
     const redis = config.redisUrl ? await connectRedis(config.redisUrl, app.log) : null;
     if (redis) app.addHook('onClose', () => redis.close());
+    setupRateLimit(app, redis);
+    await setupMultipart(app);
+    setupAuth(app);
     await setupCatalogue(app, redis);
     await setupMetrics(app);
 

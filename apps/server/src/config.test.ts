@@ -57,6 +57,7 @@ describe('loadConfig', () => {
       ICE_SERVERS: '[{"urls":["turn:turn.example:3478"],"username":"u","credential":"c"}]',
       STREAM_GRACE_MS: '2500',
       AUTH_RATE_LIMIT_PER_MINUTE: '120',
+      ORDER_RATE_LIMIT_PER_MINUTE: '5',
       TRUST_PROXY: '10.0.0.0/8, 192.0.2.7',
       JANUS_URL: 'ws://10.0.0.5:8188',
       JANUS_API_SECRET: 'api-secret',
@@ -85,6 +86,7 @@ describe('loadConfig', () => {
       publicOrigin: 'https://stagedoor.example',
       publicUrl: 'https://tickets.stagedoor.example',
       authRequestsPerIpPerMinute: 120,
+      ordersPerAccountPerMinute: 5,
       trustedProxies: ['10.0.0.0/8', '192.0.2.7'],
       iceServers: [{ urls: ['turn:turn.example:3478'], username: 'u', credential: 'c' }],
       streamGraceMs: 2500,
@@ -176,6 +178,10 @@ describe('loadConfig', () => {
     [{ METRICS_TOKEN: 'a token with spaces in it' }, 'METRICS_TOKEN: must not contain spaces'],
     [{ SHUTDOWN_TIMEOUT_MS: '10s' }, 'SHUTDOWN_TIMEOUT_MS: must be a whole number of milliseconds'],
     [{ REQUEST_TIMEOUT_MS: '500' }, 'REQUEST_TIMEOUT_MS: must be at least 1000 ms'],
+    [
+      { ORDER_RATE_LIMIT_PER_MINUTE: '0' },
+      'ORDER_RATE_LIMIT_PER_MINUTE: must be a whole number of orders, at least 1',
+    ],
     [{ REQUEST_TIMEOUT_MS: '1m' }, 'REQUEST_TIMEOUT_MS: must be a whole number of milliseconds'],
     [{ SHUTDOWN_TIMEOUT_MS: '2147483648' }, 'SHUTDOWN_TIMEOUT_MS: must be at most 2147483647 ms'],
   ])('rejects %o', (env, expected) => {

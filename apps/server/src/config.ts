@@ -102,6 +102,12 @@ const ZEnv = z
       .regex(/^[1-9]\d*$/, 'must be a whole number of requests, at least 1')
       .transform(Number)
       .default(20),
+    // Orders one account may place a minute: a buyer needs a few, a script taking a stock needs more.
+    ORDER_RATE_LIMIT_PER_MINUTE: z
+      .string()
+      .regex(/^[1-9]\d*$/, 'must be a whole number of orders, at least 1')
+      .transform(Number)
+      .default(20),
     // The reverse proxies in front of the server (addresses or CIDR ranges, comma-separated): only their
     // X-Forwarded-For is believed, so a direct client cannot pose as another to the rate limits.
     TRUST_PROXY: commaList(
@@ -278,6 +284,8 @@ export interface Config {
   streamGraceMs: number;
   /** Login and registration requests one IP may make a minute. */
   authRequestsPerIpPerMinute: number;
+  /** Orders one account may place a minute. */
+  ordersPerAccountPerMinute: number;
   /** Proxies whose X-Forwarded-For gives the client's address; none by default. */
   trustedProxies: string[];
   /** Set: Prometheus reads GET /metrics with it as a bearer token; null: there is no /metrics. */
@@ -349,6 +357,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     requestTimeoutMs: vars.REQUEST_TIMEOUT_MS,
     streamGraceMs: vars.STREAM_GRACE_MS,
     authRequestsPerIpPerMinute: vars.AUTH_RATE_LIMIT_PER_MINUTE,
+    ordersPerAccountPerMinute: vars.ORDER_RATE_LIMIT_PER_MINUTE,
     trustedProxies: vars.TRUST_PROXY ?? [],
     metricsToken: vars.METRICS_TOKEN ?? null,
     shutdownTimeoutMs: vars.SHUTDOWN_TIMEOUT_MS,

@@ -1,5 +1,6 @@
 import type { ErrorBody } from '@stagedoor/shared/errors';
 import { describe, expect, it, onTestFinished } from 'vitest';
+import { CROWD_ENV } from '../../bench/seed';
 import { startPostgresServer } from '../../test/postgres-server';
 import { startServerProcess } from '../../test/server-process';
 import { purchase, readStore, seedDrop, startDrop, summarize, waitUntil } from '../../test/ticket-drop';
@@ -28,7 +29,11 @@ describe('PostgreSQL stopped mid-drop', () => {
       onTestFinished(() => postgres.stop());
       const database = { driver: 'postgres', url: postgres.url } as const;
       const { jwtSecret, eventId, tokens } = await seedDrop(database);
-      const server = await startServerProcess({ DATABASE_URL: postgres.url, JWT_SECRET: jwtSecret });
+      const server = await startServerProcess({
+        DATABASE_URL: postgres.url,
+        JWT_SECRET: jwtSecret,
+        ...CROWD_ENV,
+      });
       onTestFinished(() => server.stop());
       const alive = () => expect(server.isRunning(), `the server exited:\n${server.output()}`).toBe(true);
 

@@ -1,43 +1,52 @@
-import rateLimit from '@fastify/rate-limit';
-import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import { isIPv6 } from 'node:net';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors';
+import { rateLimits, type Limit, type RateLimits } from '../rate-limits';
+import type { RedisConnection } from '../redis';
 
-export interface Limit {
-  max: number;
-  timeWindowMs: number;
+export type { Limit } from '../rate-limits';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The deployment's counters (in Redis with REDIS_URL): every limit of the API is one of them. */
+    limits: RateLimits;
+  }
 }
 
-export async function setupRateLimit(app: FastifyInstance): Promise<void> {
-  // Limits are opt-in per route: the API's reads are cheap, its credential checks are not.
-  await app.register(rateLimit, { global: false });
+export function setupRateLimit(app: FastifyInstance, redis: RedisConnection | null): void {
+  app.decorate('limits', rateLimits(redis?.client ?? null));
 }
 
-/** A hook counting every request per client IP (IPv6 grouped by /64, the plugin's default key). */
-export function limitRequestsPerIp(app: FastifyInstance, limit: Limit): onRequestAsyncHookHandler {
-  return limitRequests(app, limit);
+/**
+ * The client as the limits count it: its address (from X-Forwarded-For only behind TRUST_PROXY), an
+ * IPv6 one by its /64, which a subscriber usually holds whole and could otherwise hop through.
+ */
+export function clientKey(request: FastifyRequest): string {
+  if (!isIPv6(request.ip)) return request.ip;
+  const [head = ''] = request.ip.split('::');
+  const groups = [...head.split(':'), '0', '0', '0', '0'].slice(0, 4);
+  return `${groups.join(':')}::/64`;
 }
 
-/** Counts every request per key (the client IP unless `keyOf` says otherwise); a 429 past the limit. */
+/** A hook counting every request per key (the client unless `keyOf` says otherwise); a 429 past the limit. */
 export function limitRequests(
   app: FastifyInstance,
+  name: string,
   limit: Limit,
-  keyOf?: (request: FastifyRequest) => string,
+  keyOf: (request: FastifyRequest) => string = clientKey,
 ): (request: FastifyRequest, reply: FastifyReply) => Promise<void> {
-  const check = app.createRateLimit({
-    max: limit.max,
-    timeWindow: limit.timeWindowMs,
-    ...(keyOf && { keyGenerator: keyOf }),
-  });
+  const counter = app.limits(name, limit);
   return async (request, reply) => {
-    const state = await check(request);
-    if (!state.isAllowed && state.isExceeded) throw tooManyAttempts(reply, state.ttlInSeconds);
+    const waitMs = await counter.take(keyOf(request));
+    if (waitMs !== null) throw tooManyAttempts(reply, waitMs);
   };
 }
 
 export interface FailureLimit {
   /**
-   * Runs `action` unless `max` failures were recorded for this request's key within the window (then a
-   * 429), and records a failure when it throws an error `isFailure` recognises.
+   * Runs `action` unless `max` failures were counted for this request's key within the window (then a
+   * 429). The attempt is counted before it runs, so parallel attempts cannot all pass on one reading,
+   * and given back unless it throws an error `isFailure` recognises.
    */
   attempt<T>(
     request: FastifyRequest,
@@ -53,29 +62,31 @@ export interface FailureLimit {
  */
 export function limitFailures(
   app: FastifyInstance,
+  name: string,
   limit: Limit,
   keyOf: (request: FastifyRequest) => string,
 ): FailureLimit {
-  const counter = app.createRateLimit({
-    max: limit.max,
-    timeWindow: limit.timeWindowMs,
-    keyGenerator: keyOf,
-  });
+  const counter = app.limits(name, limit);
   return {
     async attempt(request, reply, isFailure, action) {
-      const state = await counter(request, { increment: false });
-      if (!state.isAllowed && state.remaining === 0) throw tooManyAttempts(reply, state.ttlInSeconds);
+      const key = keyOf(request);
+      const waitMs = await counter.take(key);
+      if (waitMs !== null) throw tooManyAttempts(reply, waitMs);
       try {
-        return await action();
+        const result = await action();
+        await counter.giveBack(key);
+        return result;
       } catch (error) {
-        if (isFailure(error)) await counter(request);
+        if (!isFailure(error)) await counter.giveBack(key);
         throw error;
       }
     },
   };
 }
 
-function tooManyAttempts(reply: FastifyReply, retryAfterSeconds: number): AppError {
+/** The 429 of every limit: `Retry-After` and a message saying how long to wait. */
+export function tooManyAttempts(reply: FastifyReply, waitMs: number): AppError {
+  const retryAfterSeconds = Math.max(1, Math.ceil(waitMs / 1000));
   reply.header('retry-after', String(retryAfterSeconds));
   const wait =
     retryAfterSeconds <= 60

@@ -17,42 +17,39 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AppError, hasCode, parseOrThrow } from '../../errors';
 import { authenticate, requireAuth, signedInAccount } from '../../plugins/auth';
 import { readMultipartForm } from '../../plugins/multipart';
-import { limitFailures, limitRequests, limitRequestsPerIp, type Limit } from '../../plugins/rate-limit';
+import { limitFailures, limitRequests, type Limit } from '../../plugins/rate-limit';
 import { PROFILE_IMAGE } from '../images/images.service';
+import { loginGuard } from './login-guard';
 import { changePassword, logIn, registerAccount, requestPasswordReset, resetPassword } from './auth.service';
 import { updateProfile } from './profile.service';
 import { toSessionUser } from './session-user';
 
-/** Wrong passwords (login) or taken emails (registration) for one email address. */
-export const FAILURES_PER_EMAIL: Limit = { max: 10, timeWindowMs: 15 * 60_000 };
+/** Registrations refused because the email is taken: probing which addresses have accounts. */
+export const CONFLICTS_PER_EMAIL: Limit = { max: 10, windowMs: 15 * 60_000 };
 
 const PICK_AN_IMAGE_MESSAGE = 'Please choose an image';
 export const RESET_REQUESTED_MESSAGE =
   'If an account has this email, a link to choose a new password is on its way.';
 /** Reset links one email address may be sent. */
-export const RESETS_PER_EMAIL: Limit = { max: 3, timeWindowMs: 60 * 60_000 };
+export const RESETS_PER_EMAIL: Limit = { max: 3, windowMs: 60 * 60_000 };
 
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   // Login and registration requests from one IP, all four routes together.
-  const requestsPerIp = limitRequestsPerIp(app, {
+  const requestsPerIp = limitRequests(app, 'auth-address', {
     max: app.deps.config.authRequestsPerIpPerMinute,
-    timeWindowMs: 60_000,
+    windowMs: 60_000,
   });
   // The handlers run after validation, so the body is a valid (lower-cased) email by then.
   const emailOf = (request: FastifyRequest) => (request.body as Pick<LoginRequest, 'email'>).email;
-  const loginFailures = limitFailures(app, FAILURES_PER_EMAIL, (request) => `login:${emailOf(request)}`);
-  const registerFailures = limitFailures(
-    app,
-    FAILURES_PER_EMAIL,
-    (request) => `register:${emailOf(request)}`,
-  );
+  const logins = loginGuard(app);
+  const registerConflicts = limitFailures(app, 'register-email', CONFLICTS_PER_EMAIL, emailOf);
 
   for (const role of ROLES) {
     app.post(
       `/auth/register/${role}`,
       { onRequest: requestsPerIp, schema: { body: ZRegisterRequest, response: { 201: ZAuthResponse } } },
       async (request, reply) => {
-        const session = await registerFailures.attempt(request, reply, hasCode('CONFLICT'), () =>
+        const session = await registerConflicts.attempt(request, reply, hasCode('CONFLICT'), () =>
           registerAccount(app.deps, role, request.body),
         );
         return reply.code(201).send(session);
@@ -63,9 +60,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       `/auth/login/${role}`,
       { onRequest: requestsPerIp, schema: { body: ZLoginRequest, response: { 200: ZAuthResponse } } },
       (request, reply) =>
-        loginFailures.attempt(request, reply, hasCode('UNAUTHORIZED'), () =>
-          logIn(app.deps, role, request.body),
-        ),
+        logins.attempt(request, reply, request.body.email, () => logIn(app.deps, role, request.body)),
     );
 
     app.get(
@@ -97,7 +92,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   // A reset request mails the account's owner: limited per IP like logins, and per email address.
-  const resetsPerEmail = limitRequests(app, RESETS_PER_EMAIL, (request) => `reset:${emailOf(request)}`);
+  const resetsPerEmail = limitRequests(app, 'reset-email', RESETS_PER_EMAIL, emailOf);
   app.post(
     '/auth/forgot-password',
     { onRequest: requestsPerIp, preHandler: resetsPerEmail, schema: { body: ZForgotPasswordRequest } },

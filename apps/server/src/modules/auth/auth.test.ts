@@ -13,7 +13,8 @@ import {
 } from '../../../test/factories';
 import type { App } from '../../app';
 import { createTestApp } from '../../../test/test-app';
-import { FAILURES_PER_EMAIL } from './auth.routes';
+import { CONFLICTS_PER_EMAIL } from './auth.routes';
+import { FAILURES_PER_EMAIL_AND_ADDRESS, FREE_FAILURES_PER_EMAIL } from './login-guard';
 
 const app = await createTestApp();
 afterAll(() => app.close());
@@ -472,26 +473,66 @@ describe('rate limits', () => {
     }
   });
 
-  it(`locks an email after ${FAILURES_PER_EMAIL.max} wrong passwords, from any IP`, async () => {
-    const account = await createUser(app);
-    const login = (password: string) => post('/api/auth/login/user', { email: account.email, password });
-    for (let failure = 0; failure < FAILURES_PER_EMAIL.max; failure += 1) {
-      expect((await login(`wrong-password-${failure}`)).statusCode).toBe(401);
-    }
-    const locked = await login(account.password);
-    expect(locked.statusCode).toBe(429);
-    expect(locked.json<ErrorBody>().message).toBe('Too many attempts. Please try again in 15 minutes.');
+  /** A login for `email` from `remoteAddress` (a new address unless given). */
+  const logIn = (email: string, password: string, remoteAddress = nextRemoteAddress()) =>
+    app.inject({ method: 'POST', url: '/api/auth/login/user', remoteAddress, payload: { email, password } });
+  const statuses = (responses: Array<{ statusCode: number }>) =>
+    responses.reduce<Record<number, number>>(
+      (counts, { statusCode }) => ({ ...counts, [statusCode]: (counts[statusCode] ?? 0) + 1 }),
+      {},
+    );
 
-    const otherAccount = await createUser(app);
-    expect(
-      (await post('/api/auth/login/user', { email: otherAccount.email, password: otherAccount.password }))
-        .statusCode,
-    ).toBe(200);
+  it(`stops an address after ${FAILURES_PER_EMAIL_AND_ADDRESS.max} wrong passwords for one email, counted before checking`, async () => {
+    const account = await createUser(app);
+    const address = nextRemoteAddress();
+    // Fewer than the address's requests a minute (all routes), so only the failures limit can refuse.
+    const guesses = await Promise.all(
+      Array.from({ length: 15 }, (_, guess) => logIn(account.email, `wrong-password-${guess}`, address)),
+    );
+    expect(statuses(guesses)).toEqual({ 401: FAILURES_PER_EMAIL_AND_ADDRESS.max, 429: 5 });
+
+    const again = await logIn(account.email, account.password, address);
+    expect(again.statusCode).toBe(429);
+    expect(again.json<ErrorBody>().message).toBe('Too many attempts. Please try again in 15 minutes.');
+    // The owner, elsewhere, is not locked out.
+    expect((await logIn(account.email, account.password)).statusCode).toBe(200);
+  });
+
+  it('lets many addresses guessing one email together only one guess at a time, further and further apart', async () => {
+    const account = await createUser(app);
+    const free = await Promise.all(
+      Array.from({ length: 100 }, (_, guess) => logIn(account.email, `wrong-password-${guess}`)),
+    );
+    // The free guesses, and the first turn; every other one was refused before its password was checked.
+    expect(statuses(free)).toEqual({
+      401: FREE_FAILURES_PER_EMAIL.max + 1,
+      429: 100 - FREE_FAILURES_PER_EMAIL.max - 1,
+    });
+
+    const waiting = await logIn(account.email, 'wrong-again');
+    expect(waiting.statusCode).toBe(429);
+    const firstWait = Number(waiting.headers['retry-after']);
+    await new Promise((resolve) => setTimeout(resolve, firstWait * 1000 + 100));
+    expect((await logIn(account.email, 'wrong-once-more')).statusCode).toBe(401);
+    const longerWait = Number((await logIn(account.email, 'and-again')).headers['retry-after']);
+    expect(longerWait).toBeGreaterThan(firstWait);
+  });
+
+  it('does not slow the owner on an address they signed in from before', async () => {
+    const account = await createUser(app);
+    const home = nextRemoteAddress();
+    expect((await logIn(account.email, account.password, home)).statusCode).toBe(200);
+    for (let guess = 0; guess <= FREE_FAILURES_PER_EMAIL.max; guess += 1) {
+      expect((await logIn(account.email, `wrong-password-${guess}`)).statusCode).toBe(401);
+    }
+    // A stranger's right password waits its turn; the owner at home does not.
+    expect((await logIn(account.email, account.password)).statusCode).toBe(429);
+    expect((await logIn(account.email, account.password, home)).statusCode).toBe(200);
   });
 
   it('never locks out an owner who logs in successfully again and again', async () => {
     const account = await createUser(app);
-    for (let login = 0; login <= FAILURES_PER_EMAIL.max; login += 1) {
+    for (let login = 0; login <= FREE_FAILURES_PER_EMAIL.max; login += 1) {
       const response = await post('/api/auth/login/user', {
         email: account.email,
         password: account.password,
@@ -500,7 +541,7 @@ describe('rate limits', () => {
     }
   });
 
-  it(`stops probing one email through registration after ${FAILURES_PER_EMAIL.max} conflicts`, async () => {
+  it(`stops probing one email through registration after ${CONFLICTS_PER_EMAIL.max} conflicts`, async () => {
     const account = await createUser(app);
     const register = () =>
       post('/api/auth/register/user', {
@@ -509,7 +550,7 @@ describe('rate limits', () => {
         email: account.email,
         password: 'whatever-password',
       });
-    for (let conflict = 0; conflict < FAILURES_PER_EMAIL.max; conflict += 1) {
+    for (let conflict = 0; conflict < CONFLICTS_PER_EMAIL.max; conflict += 1) {
       expect((await register()).statusCode).toBe(409);
     }
     expect((await register()).statusCode).toBe(429);

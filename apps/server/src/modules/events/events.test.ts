@@ -1,6 +1,6 @@
 import type { ErrorBody } from '@stagedoor/shared/errors';
 import type { CreatorStats, Event } from '@stagedoor/shared/events';
-import { IMAGE_MAX_BYTES } from '@stagedoor/shared/limits';
+import { DEFAULT_MAX_PER_BUYER, IMAGE_MAX_BYTES } from '@stagedoor/shared/limits';
 import sharp from 'sharp';
 import ical from 'node-ical';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -66,7 +66,7 @@ describe('POST /api/events', () => {
       image: null,
       price: 19.99,
       maxTickets: 50,
-      maxPerBuyer: 50,
+      maxPerBuyer: DEFAULT_MAX_PER_BUYER,
       ticketsLeft: 50,
       date,
       eventDate: date,
@@ -380,7 +380,7 @@ describe('POST /api/events/:id', () => {
     expect(updated).toEqual({
       ...event,
       maxTickets: 30,
-      maxPerBuyer: 30,
+      maxPerBuyer: DEFAULT_MAX_PER_BUYER,
       ticketsLeft: 30,
       image: expect.any(String),
     });

@@ -1,5 +1,6 @@
 import { fromCents, type Event } from '@stagedoor/shared/events';
 import type { EventWithCreator } from './events.repo';
+import { maxPerBuyerOf } from './per-buyer';
 
 /** The event in the API's words: dollars, tickets left, ISO dates, and only its creator's names. */
 export function toEvent({ event, creator }: EventWithCreator): Event {
@@ -11,7 +12,7 @@ export function toEvent({ event, creator }: EventWithCreator): Event {
     image: event.image,
     price: fromCents(event.priceCents),
     maxTickets: event.maxTickets,
-    maxPerBuyer: event.maxPerBuyer ?? event.maxTickets,
+    maxPerBuyer: maxPerBuyerOf(event),
     ticketsLeft: event.maxTickets - event.sold,
     date,
     eventDate: date,

@@ -1,6 +1,7 @@
 import { mkdtemp } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, inject, it, onTestFinished } from 'vitest';
+import { CROWD_ENV } from '../../../bench/seed';
 import { startServerProcess } from '../../../test/server-process';
 import { freshDatabaseUrl } from '../../../test/test-app';
 import { purchase, readStore, seedDrop, startDrop, summarize, type Answer } from '../../../test/ticket-drop';
@@ -29,7 +30,7 @@ describe('SIGKILL mid drop', () => {
     async () => {
       const { env, database } = await freshDeployment();
       const { jwtSecret, eventId, tokens } = await seedDrop(database);
-      const serverEnv = { ...env, JWT_SECRET: jwtSecret };
+      const serverEnv = { ...env, JWT_SECRET: jwtSecret, ...CROWD_ENV };
 
       const first = await startServerProcess(serverEnv);
       onTestFinished(() => first.kill());

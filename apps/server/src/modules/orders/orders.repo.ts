@@ -3,6 +3,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import type { Database } from '../../db/database';
 import { accounts, events, orders, type EventRow, type OrderRow } from '../../db/schema';
 import { queueReceiptOf } from '../mail/outbox';
+import { maxPerBuyerSql } from '../events/per-buyer';
 import { feeBpsOf, post, saleOf } from '../money/ledger';
 
 export type OrderedEvent = Pick<EventRow, 'id' | 'name' | 'image' | 'date'>;
@@ -60,7 +61,7 @@ export async function takeTickets(
         ne(events.creatorId, accountId),
         lte(sql`${events.sold} + ${quantity}`, events.maxTickets),
         eq(events.priceCents, priceCents),
-        lte(ticketsHeldBy(accountId, eventId), sql`coalesce(${events.maxPerBuyer}, ${events.maxTickets})`),
+        lte(ticketsHeldBy(accountId, eventId), maxPerBuyerSql),
       ),
     )
     .returning({ id: events.id });

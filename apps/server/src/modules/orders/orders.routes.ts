@@ -10,6 +10,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { parseOrThrow } from '../../errors';
 import { requireAuth, signedInAccount } from '../../plugins/auth';
+import { limitRequests } from '../../plugins/rate-limit';
 import { siteOrigin } from '../../site';
 import { getOrder, listOrders, purchaseTickets } from './orders.service';
 
@@ -18,10 +19,17 @@ import { getOrder, listOrders, purchaseTickets } from './orders.service';
 const ZOrderHeaders = z.object({ [IDEMPOTENCY_KEY_HEADER]: ZIdempotencyKey.optional() });
 
 export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
+  const ordersPerAccount = limitRequests(
+    app,
+    'orders-account',
+    { max: app.deps.config.ordersPerAccountPerMinute, windowMs: 60_000 },
+    (request) => String(signedInAccount(request).id),
+  );
+
   app.post(
     '/orders',
     {
-      preHandler: requireAuth(),
+      preHandler: [requireAuth(), ordersPerAccount],
       schema: { body: ZCreateOrderRequest, response: { 200: ZOrder, 201: ZOrder } },
     },
     async (request, reply) => {

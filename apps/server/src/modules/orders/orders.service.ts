@@ -8,6 +8,7 @@ import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
 import { EVENT_CANCELLED_MESSAGE, EVENT_NOT_FOUND_MESSAGE } from '../events/events.service';
 import { findEventById } from '../events/events.repo';
+import { maxPerBuyerOf } from '../events/per-buyer';
 import { expireOrder } from '../money/holds';
 import {
   findOrderById,
@@ -171,9 +172,9 @@ async function whyNotSold(
     return new AppError('CONFLICT', TOO_MANY_CHECKOUTS_MESSAGE);
   }
   const left = event.maxTickets - event.sold;
-  const limit = event.maxPerBuyer ?? event.maxTickets;
+  const limit = maxPerBuyerOf(event);
   const held = await ticketsHeldOf(deps.db, account.id, event.id);
-  // Stock first: with the default limit (maxTickets), what a buyer holds is part of what is sold.
+  // Stock first: when the stock is below the limit, what a buyer holds is part of what is sold.
   const message = input.quantity > left ? ticketsLeftMessage(left) : perBuyerMessage(limit, held);
   return new AppError('CONFLICT', message, { quantity: message });
 }

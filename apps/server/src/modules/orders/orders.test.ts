@@ -1,4 +1,5 @@
 import type { ErrorBody } from '@stagedoor/shared/errors';
+import { DEFAULT_MAX_PER_BUYER } from '@stagedoor/shared/limits';
 import type { Order } from '@stagedoor/shared/orders';
 import { eq } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -17,6 +18,8 @@ import {
 } from '../../../test/factories';
 import { createTestApp } from '../../../test/test-app';
 import { orders } from '../../db/schema';
+
+const ORDERS_PER_MINUTE = 20;
 
 const app = await createTestApp();
 afterAll(() => app.close());
@@ -150,6 +153,36 @@ describe('POST /api/orders', () => {
     });
     expect(await ticketsLeft(event.id)).toBe(0);
     expect((await storedOrdersOf(event.id)).map((order) => order.quantity)).toEqual([2, 2, 1]);
+  });
+
+  it(`lets one buyer take at most ${DEFAULT_MAX_PER_BUYER} tickets of an event whose creator set no maximum`, async () => {
+    const event = await createEvent(app, await createCreator(app), { maxTickets: 100_000 });
+    expect(event.maxPerBuyer).toBe(DEFAULT_MAX_PER_BUYER);
+    const buyer = await createUser(app);
+    const stock = await buyTickets(app, buyer, event.id, 100_000);
+    expect(stock.statusCode).toBe(409);
+    expect(stock.json<ErrorBody>().fields).toEqual({
+      quantity: `You can get ${DEFAULT_MAX_PER_BUYER} more tickets for this event`,
+    });
+    await buyTicketsOk(app, buyer, event.id, DEFAULT_MAX_PER_BUYER);
+    expect((await buyTickets(app, buyer, event.id, 1)).statusCode).toBe(409);
+    expect(await ticketsLeft(event.id)).toBe(100_000 - DEFAULT_MAX_PER_BUYER);
+
+    const small = await createEvent(app, await createCreator(app), { maxTickets: 3 });
+    expect(small.maxPerBuyer).toBe(3);
+  });
+
+  it(`takes ${ORDERS_PER_MINUTE} orders a minute from one account, then 429`, async () => {
+    const event = await createEvent(app, await createCreator(app), { maxTickets: 1000, maxPerBuyer: 1000 });
+    const buyer = await createUser(app);
+    for (let order = 0; order < ORDERS_PER_MINUTE; order += 1) await buyTicketsOk(app, buyer, event.id, 1);
+    const refused = await buyTickets(app, buyer, event.id, 1);
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json<ErrorBody>().code).toBe('RATE_LIMITED');
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(await ticketsLeft(event.id)).toBe(1000 - ORDERS_PER_MINUTE);
+    // Another buyer is not held up by the first.
+    await buyTicketsOk(app, await createUser(app), event.id, 1);
   });
 });
 

@@ -1,3 +1,4 @@
+import { DEFAULT_MAX_PER_BUYER } from '@stagedoor/shared/limits';
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
@@ -149,7 +150,9 @@ describe('create event', () => {
     await fillEvent(user, toPickerValue(daysFromNow(30), 'UTC'));
     await user.upload(screen.getByLabelText('Event Image'), poster());
     const perBuyer = screen.getByLabelText('Maximum per buyer');
-    expect(perBuyer).toHaveAccessibleDescription('Leave empty to allow up to the maximum tickets');
+    expect(perBuyer).toHaveAccessibleDescription(
+      `Leave empty to allow up to ${DEFAULT_MAX_PER_BUYER} per buyer`,
+    );
     await user.type(perBuyer, '11');
     await user.click(screen.getByRole('button', { name: 'Create Event' }));
 

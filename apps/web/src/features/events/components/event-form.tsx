@@ -1,3 +1,4 @@
+import { DEFAULT_MAX_PER_BUYER } from '@stagedoor/shared/limits';
 import { Field, Label, Description, Switch } from '@headlessui/react';
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
@@ -210,7 +211,7 @@ export function EventForm({ event }: { event?: Event }) {
             inputMode="numeric"
             min={1}
             step={1}
-            hint="Leave empty to allow up to the maximum tickets"
+            hint={`Leave empty to allow up to ${DEFAULT_MAX_PER_BUYER} per buyer`}
             error={errors.maxPerBuyer?.message}
             {...register('maxPerBuyer')}
           />
