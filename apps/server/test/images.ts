@@ -36,15 +36,15 @@ export function sidewaysJpeg(width = 80, height = 40): Promise<Buffer> {
 }
 
 /** A tiny file whose header claims a huge picture: decoding it would take gigabytes. */
-export async function pixelBombPng(): Promise<Buffer> {
+export async function pixelBombPng(width = 30_000, height = 30_000): Promise<Buffer> {
   const png = Buffer.from(
     await sharp({ create: { width: 1, height: 1, channels: 3, background: '#000' } })
       .png()
       .toBuffer(),
   );
   // IHDR starts after the 8-byte signature: length (4), type (4), width (4), height (4), … then its CRC.
-  png.writeUInt32BE(30_000, 16);
-  png.writeUInt32BE(30_000, 20);
+  png.writeUInt32BE(width, 16);
+  png.writeUInt32BE(height, 20);
   png.writeUInt32BE(crc32(png.subarray(12, 29)), 29);
   return png;
 }

@@ -5,6 +5,7 @@ import sharp from 'sharp';
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
 import { newImageName } from './image-names';
+import { workQueue } from './image-work';
 import type { StoredImage } from './image-store';
 
 const MAX_MEGABYTES = IMAGE_MAX_BYTES / 1024 / 1024;
@@ -31,8 +32,12 @@ export const EVENT_IMAGE: ImageKind = {
 export const IMAGE_UNREADABLE_MESSAGE = 'The image is damaged or could not be read';
 export const IMAGE_DIMENSIONS_MESSAGE = 'The image has too many pixels';
 
-// Far above any header or poster, far below what would exhaust memory while decoding.
-const MAX_INPUT_PIXELS = 50_000_000;
+// A 6000 × 4000 camera photo, far above any header or poster; decoding one takes about 100 MB.
+const MAX_INPUT_PIXELS = 25_000_000;
+// Decodes at once (one per core of a small server), and uploads waiting their turn before a 503.
+const IMAGE_WORK_AT_ONCE = 2;
+const IMAGE_WORK_WAITING = 16;
+const imageWork = workQueue(IMAGE_WORK_AT_ONCE, IMAGE_WORK_WAITING);
 const MAX_OUTPUT_SIDE = 2560;
 
 /** An uploaded file, the form field it came in (so every error can name it) and the form's wording. */
@@ -58,8 +63,9 @@ export async function normalizeImage(upload: ImageUpload): Promise<StoredImage> 
       .autoOrient()
       .resize({ width: MAX_OUTPUT_SIDE, height: MAX_OUTPUT_SIDE, fit: 'inside', withoutEnlargement: true });
     const encoded = mime === 'image/png' ? pipeline.png() : pipeline.jpeg({ quality: 85 });
-    return { data: await encoded.toBuffer(), mime };
+    return { data: await imageWork(() => encoded.toBuffer()), mime };
   } catch (error) {
+    if (error instanceof AppError) throw error;
     if (error instanceof Error && error.message.includes('pixel limit')) {
       throw imageError('PAYLOAD_TOO_LARGE', upload.field, IMAGE_DIMENSIONS_MESSAGE);
     }

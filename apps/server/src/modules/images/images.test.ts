@@ -189,6 +189,16 @@ describe('image rules', async () => {
     expect(response.json<ErrorBody>().fields).toEqual({ headerImageUrl: 'The image has too many pixels' });
   });
 
+  it('refuses a picture of 49 megapixels, which would take 200 MB to decode', async () => {
+    const response = await uploadHeader({
+      data: await pixelBombPng(7_000, 7_000),
+      filename: 'huge.png',
+      type: 'image/png',
+    });
+    expect(response.statusCode).toBe(413);
+    expect(response.json<ErrorBody>().fields).toEqual({ headerImageUrl: 'The image has too many pixels' });
+  });
+
   it('takes one file per request, in the expected field only', async () => {
     const file = await png();
     const twoFiles = await uploadHeader([file, file]);
