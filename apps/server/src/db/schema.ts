@@ -317,6 +317,19 @@ export const outbox = pgTable(
 
 export type OutboxRow = typeof outbox.$inferSelect;
 
+/**
+ * Sessions signed out before their token expires (POST /auth/logout): a token whose id is here is
+ * refused. A row serves no purpose once its token has expired, and is deleted then.
+ */
+export const revokedTokens = pgTable(
+  'revoked_tokens',
+  {
+    tokenId: text('token_id').primaryKey(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [index('revoked_tokens_expires_at_index').on(table.expiresAt)],
+);
+
 /** Single-use password reset links: only a hash of the token is kept. */
 export const passwordResets = pgTable(
   'password_resets',

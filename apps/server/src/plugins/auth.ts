@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from
 import type { AccountRow } from '../db/schema';
 import type { Deps } from '../deps';
 import { AppError, hasCode } from '../errors';
-import { findAccountById } from '../modules/auth/accounts.repo';
+import { findAccountForToken } from '../modules/auth/accounts.repo';
 import { SESSION_MESSAGES, verifyAccessToken } from '../modules/auth/tokens';
 
 declare module 'fastify' {
@@ -29,8 +29,8 @@ export function bearerToken(authorization: string | undefined): string | undefin
 
 /**
  * The account a token stands for, or a 401 whose message says why: no token, a token that is not
- * ours, an expired one, or one revoked by a password change (its version is outdated). HTTP requests
- * and the live socket's handshake both sign in through here.
+ * ours, an expired one, one signed out, or one revoked by a password change or a logout everywhere
+ * (its version is outdated). HTTP requests and the live socket's handshake both sign in through here.
  */
 export async function accountForToken(
   deps: Pick<Deps, 'config' | 'db'>,
@@ -38,11 +38,11 @@ export async function accountForToken(
 ): Promise<AccountRow> {
   if (!token) throw new AppError('UNAUTHORIZED', SESSION_MESSAGES.missing);
   const claims = await verifyAccessToken(deps.config.jwtSecret, token);
-  const account = await findAccountById(deps.db, claims.accountId);
-  if (!account || account.tokenVersion !== claims.tokenVersion) {
+  const found = await findAccountForToken(deps.db, claims.accountId, claims.tokenId);
+  if (!found || found.revoked || found.account.tokenVersion !== claims.tokenVersion) {
     throw new AppError('UNAUTHORIZED', SESSION_MESSAGES.expired);
   }
-  return account;
+  return found.account;
 }
 
 /** The account behind the request's bearer token, or a 401 (see accountForToken). */

@@ -22,7 +22,10 @@ type Session = SessionState & {
   login: (role: Role, credentials: LoginRequest) => Promise<SessionUser>;
   /** Creates the account, then signs in with the same credentials (spec §4). */
   register: (role: Role, data: RegisterRequest) => Promise<SessionUser>;
+  /** Signs this browser out; the server revokes its token (not waited for: offline, it just expires). */
   logout: () => void;
+  /** Revokes every session of the account (every device), then signs this browser out. */
+  logoutEverywhere: () => Promise<void>;
   updateUser: (user: SessionUser) => void;
   setToken: (token: string) => void;
 };
@@ -132,9 +135,20 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     setState((current) => ({ ...current, token }));
   }, []);
 
+  const logout = useCallback(() => {
+    // The request takes the token with it before `clear` forgets it.
+    api.post('/auth/logout').catch(() => undefined);
+    clear();
+  }, [clear]);
+
+  const logoutEverywhere = useCallback(async () => {
+    await api.post('/auth/logout-all');
+    clear();
+  }, [clear]);
+
   const value = useMemo<Session>(
-    () => ({ ...state, login, register, logout: clear, updateUser, setToken }),
-    [state, login, register, clear, updateUser, setToken],
+    () => ({ ...state, login, register, logout, logoutEverywhere, updateUser, setToken }),
+    [state, login, register, logout, logoutEverywhere, updateUser, setToken],
   );
 
   return <SessionContext value={value}>{children}</SessionContext>;

@@ -1,6 +1,6 @@
-import { count, eq, sql } from 'drizzle-orm';
+import { count, eq, lt, sql } from 'drizzle-orm';
 import type { Database } from '../../db/database';
-import { accounts, type AccountRow } from '../../db/schema';
+import { accounts, revokedTokens, type AccountRow } from '../../db/schema';
 
 export type NewAccount = Pick<
   AccountRow,
@@ -24,6 +24,38 @@ export async function insertAccount(db: Database, account: NewAccount): Promise<
 export async function findAccountById(db: Database, id: number): Promise<AccountRow | null> {
   const [row] = await db.select().from(accounts).where(eq(accounts.id, id));
   return row ?? null;
+}
+
+/** The account a token names, and whether that token was signed out (revoked_tokens), in one read. */
+export async function findAccountForToken(
+  db: Database,
+  id: number,
+  tokenId: string,
+): Promise<{ account: AccountRow; revoked: boolean } | null> {
+  const [row] = await db
+    .select({
+      account: accounts,
+      revoked: sql<boolean>`exists (select 1 from ${revokedTokens} where ${revokedTokens.tokenId} = ${tokenId})`,
+    })
+    .from(accounts)
+    .where(eq(accounts.id, id));
+  return row ?? null;
+}
+
+/** Signs one token out until it expires; tokens that expired meanwhile are forgotten. */
+export async function revokeToken(db: Database, tokenId: string, expiresAt: Date, now: Date): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.insert(revokedTokens).values({ tokenId, expiresAt }).onConflictDoNothing();
+    await tx.delete(revokedTokens).where(lt(revokedTokens.expiresAt, now));
+  });
+}
+
+/** Revokes every token of the account issued so far (they carry the old version): logout everywhere. */
+export async function revokeAllTokens(db: Database, id: number): Promise<void> {
+  await db
+    .update(accounts)
+    .set({ tokenVersion: sql`${accounts.tokenVersion} + 1`, updatedAt: new Date() })
+    .where(eq(accounts.id, id));
 }
 
 export async function findAccountByEmail(db: Database, email: string): Promise<AccountRow | null> {

@@ -15,12 +15,20 @@ import {
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AppError, hasCode, parseOrThrow } from '../../errors';
-import { authenticate, requireAuth, signedInAccount } from '../../plugins/auth';
+import { authenticate, bearerToken, requireAuth, signedInAccount } from '../../plugins/auth';
 import { readMultipartForm } from '../../plugins/multipart';
 import { limitFailures, limitRequests, type Limit } from '../../plugins/rate-limit';
 import { PROFILE_IMAGE } from '../images/images.service';
 import { loginGuard } from './login-guard';
-import { changePassword, logIn, registerAccount, requestPasswordReset, resetPassword } from './auth.service';
+import {
+  changePassword,
+  logIn,
+  logOut,
+  logOutEverywhere,
+  registerAccount,
+  requestPasswordReset,
+  resetPassword,
+} from './auth.service';
 import { updateProfile } from './profile.service';
 import { toSessionUser } from './session-user';
 
@@ -107,6 +115,18 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     { onRequest: requestsPerIp, schema: { body: ZResetPasswordRequest, response: { 200: ZAuthResponse } } },
     async (request) => resetPassword(app.deps, request.body, new Date()),
   );
+
+  // Signs this token out. Answered 204 whatever the token: a client logging out is never told it cannot.
+  app.post('/auth/logout', async (request, reply) => {
+    await logOut(app.deps, bearerToken(request.headers.authorization), new Date());
+    return reply.code(204).send();
+  });
+
+  // Signs out every session of the account, this one included (Profile: "Log out from all devices").
+  app.post('/auth/logout-all', { preHandler: requireAuth() }, async (request, reply) => {
+    await logOutEverywhere(app.deps, signedInAccount(request));
+    return reply.code(204).send();
+  });
 
   app.post(
     '/auth/change-password',

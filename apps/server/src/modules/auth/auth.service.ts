@@ -15,18 +15,20 @@ import {
   type AccountRow,
 } from '../../db/schema';
 import type { Deps } from '../../deps';
-import { AppError } from '../../errors';
+import { AppError, hasCode } from '../../errors';
 import {
   findAccountByEmail,
   findNicknamesStartingWith,
   insertAccount,
   replacePassword,
+  revokeAllTokens,
+  revokeToken,
 } from './accounts.repo';
 import { queueMail } from '../mail/outbox';
 import { candidatePrefix, firstFreeNickname, nicknameBase, randomNickname } from './nicknames';
 import { hashPassword, verifyDecoyPassword, verifyPassword } from './passwords';
 import { toSessionUser } from './session-user';
-import { signAccessToken } from './tokens';
+import { signAccessToken, verifyAccessToken } from './tokens';
 
 export const EMAIL_TAKEN_MESSAGE = 'An account with this email already exists';
 export const BAD_CREDENTIALS_MESSAGE = 'Invalid email or password';
@@ -198,6 +200,26 @@ export async function resetPassword(
       token: RESET_LINK_INVALID_MESSAGE,
     });
   return startSession(deps, await setPassword(deps.db, reset.accountId, input.password));
+}
+
+/** POST /auth/logout: the token can no longer be used; one that is not ours, or expired, needs nothing. */
+export async function logOut(
+  deps: Pick<Deps, 'db' | 'config'>,
+  token: string | undefined,
+  now: Date,
+): Promise<void> {
+  if (!token) return;
+  try {
+    const { tokenId, expiresAt } = await verifyAccessToken(deps.config.jwtSecret, token);
+    await revokeToken(deps.db, tokenId, expiresAt, now);
+  } catch (error) {
+    if (!hasCode('UNAUTHORIZED')(error)) throw error;
+  }
+}
+
+/** POST /auth/logout-all: every token issued so far is revoked, as a password change does. */
+export async function logOutEverywhere(deps: Pick<Deps, 'db'>, account: AccountRow): Promise<void> {
+  await revokeAllTokens(deps.db, account.id);
 }
 
 async function startSession(deps: Pick<Deps, 'config'>, account: AccountRow): Promise<AuthResponse> {

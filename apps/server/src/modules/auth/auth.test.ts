@@ -240,6 +240,7 @@ describe('tokens', () => {
     return new SignJWT({ role: 'user', ver: claims.ver })
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject(claims.sub)
+      .setJti(`test-${claims.sub}-${claims.exp}`)
       .setIssuedAt(claims.exp - 3600)
       .setExpirationTime(claims.exp)
       .sign(secret);
@@ -297,13 +298,21 @@ describe('tokens', () => {
     await expectRefused(orphan, 'Session expired, please log in again');
   });
 
-  it('refuses a token without an expiry, however well signed', async () => {
+  it('refuses a token without an expiry, or without an id to revoke it by, however well signed', async () => {
     const endless = await new SignJWT({ role: 'user', ver: 0 })
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject(String(account.user.id))
+      .setJti('no-expiry')
       .setIssuedAt()
       .sign(app.deps.config.jwtSecret);
     await expectRefused(endless, 'Invalid session, please log in again');
+    const nameless = await new SignJWT({ role: 'user', ver: 0 })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(String(account.user.id))
+      .setIssuedAt()
+      .setExpirationTime('1h')
+      .sign(app.deps.config.jwtSecret);
+    await expectRefused(nameless, 'Invalid session, please log in again');
   });
 
   it('refuses, without a 500, a token naming an account id no account can have', async () => {
@@ -321,6 +330,42 @@ describe('tokens', () => {
     const [, payload = ''] = account.token.split('.');
     const claims = JSON.parse(Buffer.from(payload, 'base64url').toString()) as { iat: number; exp: number };
     expect(claims.exp - claims.iat).toBe(7 * 24 * 3600);
+  });
+});
+
+describe('logging out', () => {
+  const profile = (token: string) => get('/api/auth/profile/user', authHeader(token));
+  const secondSession = async (account: TestAccount) => {
+    const login = await post('/api/auth/login/user', { email: account.email, password: account.password });
+    expect(login.statusCode).toBe(200);
+    return login.json<AuthResponse>().access_token;
+  };
+
+  it('revokes the token it was sent with, and no other session', async () => {
+    const account = await createUser(app);
+    const other = await secondSession(account);
+    const logout = await post('/api/auth/logout', {}, authHeader(account.token));
+    expect(logout.statusCode).toBe(204);
+    const after = await profile(account.token);
+    expect(after.statusCode).toBe(401);
+    expect(after.json<ErrorBody>().message).toBe('Session expired, please log in again');
+    expect((await profile(other)).statusCode).toBe(200);
+    // Again, or with no usable token: nothing to do, and nothing refused.
+    expect((await post('/api/auth/logout', {}, authHeader(account.token))).statusCode).toBe(204);
+    expect((await post('/api/auth/logout', {})).statusCode).toBe(204);
+    expect((await post('/api/auth/logout', {}, authHeader('not.a.token'))).statusCode).toBe(204);
+  });
+
+  it('from all devices revokes every session of the account, and needs one', async () => {
+    const account = await createUser(app);
+    const other = await secondSession(account);
+    const bystander = await createUser(app);
+    expect((await post('/api/auth/logout-all', {}, authHeader(other))).statusCode).toBe(204);
+    expect((await profile(account.token)).statusCode).toBe(401);
+    expect((await profile(other)).statusCode).toBe(401);
+    expect((await profile(bystander.token)).statusCode).toBe(200);
+    expect((await secondSession(account)).length).toBeGreaterThan(0);
+    expect((await post('/api/auth/logout-all', {})).statusCode).toBe(401);
   });
 });
 

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { ZRole, type Role } from '@stagedoor/shared/auth';
 import { ID_MAX } from '@stagedoor/shared/limits';
 import { errors, jwtVerify, SignJWT } from 'jose';
@@ -22,6 +23,8 @@ const ZClaims = z.object({
     .pipe(z.number().min(1).max(ID_MAX)),
   role: ZRole,
   ver: z.number().int().nonnegative(),
+  // Names the token, so a logout can revoke it alone (revoked_tokens).
+  jti: z.string().min(1).max(64),
   // jwtVerify checks it when present; a token without one would never expire.
   exp: z.number(),
 });
@@ -30,6 +33,8 @@ export interface TokenClaims {
   accountId: number;
   role: Role;
   tokenVersion: number;
+  tokenId: string;
+  expiresAt: Date;
 }
 
 export function signAccessToken(
@@ -39,6 +44,7 @@ export function signAccessToken(
   return new SignJWT({ role: account.role, ver: account.tokenVersion })
     .setProtectedHeader({ alg: ALGORITHM })
     .setSubject(String(account.id))
+    .setJti(randomUUID())
     .setIssuedAt()
     .setExpirationTime(TOKEN_LIFETIME)
     .sign(secret);
@@ -55,5 +61,6 @@ export async function verifyAccessToken(secret: Uint8Array, token: string): Prom
   }
   const claims = ZClaims.safeParse(payload);
   if (!claims.success) throw new AppError('UNAUTHORIZED', SESSION_MESSAGES.invalid);
-  return { accountId: claims.data.sub, role: claims.data.role, tokenVersion: claims.data.ver };
+  const { sub, role, ver, jti, exp } = claims.data;
+  return { accountId: sub, role, tokenVersion: ver, tokenId: jti, expiresAt: new Date(exp * 1000) };
 }

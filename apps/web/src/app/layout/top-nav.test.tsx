@@ -66,8 +66,8 @@ describe('top navigation', () => {
     );
   });
 
-  it('logs out from the menu, says so and goes home', async () => {
-    stubApi(signedInAs(aUser()));
+  it('logs out from the menu, has the server revoke the token, says so and goes home', async () => {
+    const calls = stubApi({ ...signedInAs(aUser()), 'POST /auth/logout': { status: 204 } });
     const { user, location } = renderApp('/user/dashboard/profile');
 
     const menu = await openAccountMenu(user, 'Ada');
@@ -77,6 +77,8 @@ describe('top navigation', () => {
     expect(location()).toBe('/');
     expect(screen.getByRole('link', { name: 'Login' })).toBeInTheDocument();
     expect(localStorage.getItem('token')).toBeNull();
+    const logout = calls.find(({ method, path }) => method === 'POST' && path === '/auth/logout');
+    expect(logout?.headers.get('authorization')).toMatch(/^Bearer \S+$/);
   });
 
   it.each(['/events/4/stream', '/creators/dashboard/events/4/stream'])('is hidden on %s', async (path) => {

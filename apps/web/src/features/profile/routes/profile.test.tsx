@@ -23,6 +23,22 @@ describe('profile', () => {
     expect(calls.some(({ method }) => method === 'PATCH')).toBe(false);
   });
 
+  it('logs out from all devices, says so and goes home', async () => {
+    const calls = stubApi({
+      ...signedInAs(aUser()),
+      'GET /auth/profile/user': { body: aUser() },
+      'POST /auth/logout-all': { status: 204 },
+    });
+    const { user, location } = renderApp('/user/dashboard/profile');
+
+    await user.click(await screen.findByRole('button', { name: 'Log out from all devices' }));
+
+    expect(await screen.findByText('Logged out from all devices')).toBeInTheDocument();
+    expect(location()).toBe('/');
+    expect(localStorage.getItem('token')).toBeNull();
+    expect(calls.some(({ method, path }) => method === 'POST' && path === '/auth/logout-all')).toBe(true);
+  });
+
   it("shows 'New passwords do not match' next to the confirmation", async () => {
     const calls = stubApi({ ...signedInAs(aUser()), 'GET /auth/profile/user': { body: aUser() } });
     const { user } = renderApp('/user/dashboard/profile');

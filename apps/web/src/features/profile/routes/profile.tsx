@@ -7,6 +7,7 @@ import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useProfile } from '../api/profile';
 import { AccountForm } from '../components/account-form';
 import { PasswordForm } from '../components/password-form';
+import { SessionsCard } from '../components/sessions-card';
 
 /** One profile screen for both roles; the account's role decides the endpoints and the extra fields. */
 export function ProfileRoute() {
@@ -26,6 +27,7 @@ export function ProfileRoute() {
       <div className="grid gap-8">
         {account ? <AccountForm key={account.id} account={account} /> : <Spinner label="Loading profile" />}
         <PasswordForm />
+        <SessionsCard />
       </div>
     </Page>
   );
