@@ -7,6 +7,7 @@ import type { Config } from './config';
 import { createDatabase } from './db/database';
 import { invalidTextFailure } from './errors';
 import { serializeError } from './log-errors';
+import { DevelopmentRequestLog } from './request-log';
 import type { Deps } from './deps';
 import { setupLiveGateway, type LiveHandle } from './live/gateway';
 import { liveRoutes } from './live/live.routes';
@@ -81,6 +82,8 @@ export async function buildApp(config: Config, seams: TestSeams = {}): Promise<A
       serializers: { err: serializeError },
       ...(seams.logStream && { stream: seams.logStream }),
     },
+    // In development each request is logged at debug, so the start banner stays in view (decision 0027).
+    ...(config.nodeEnv === 'development' && { logController: new DevelopmentRequestLog() }),
     // Fastify bounds each step of closing (10 s by default), and one waits for requests in flight: it
     // must not cut them off before SHUTDOWN_TIMEOUT_MS does (shutdown.ts).
     pluginTimeout: 10_000 + config.shutdownTimeoutMs,
