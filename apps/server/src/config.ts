@@ -96,6 +96,16 @@ const ZEnv = z
       .pipe(z.number().max(MAX_TIMER_MS, `must be at most ${MAX_TIMER_MS} ms`))
       // Long enough to reopen a crashed browser and resume the show (decision 0018).
       .default(30_000),
+    // With REDIS_URL: how long an instance may go without a heartbeat before the others take it for
+    // crashed and forget its viewers and broadcasters (decision 0026). It beats every third of it.
+    LIVE_INSTANCE_TIMEOUT_MS: wholeNumber('must be a whole number of milliseconds')
+      .pipe(
+        z
+          .number()
+          .min(300, 'must be at least 300 ms')
+          .max(60_000, 'must be at most 60000 ms (an instance gone for longer keeps its viewers counted)'),
+      )
+      .default(15_000),
     // Login and registration requests one IP may make a minute (all four routes together).
     AUTH_RATE_LIMIT_PER_MINUTE: z
       .string()
@@ -282,6 +292,8 @@ export interface Config {
   requestTimeoutMs: number;
   /** After a broadcaster drops, viewers get `streamEnded` only if they have not started again by then. */
   streamGraceMs: number;
+  /** With Redis: an instance silent for this long is taken for crashed by the others. */
+  liveInstanceTimeoutMs: number;
   /** Login and registration requests one IP may make a minute. */
   authRequestsPerIpPerMinute: number;
   /** Orders one account may place a minute. */
@@ -356,6 +368,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     catalogueCacheMs: vars.CATALOGUE_CACHE_MS,
     requestTimeoutMs: vars.REQUEST_TIMEOUT_MS,
     streamGraceMs: vars.STREAM_GRACE_MS,
+    liveInstanceTimeoutMs: vars.LIVE_INSTANCE_TIMEOUT_MS,
     authRequestsPerIpPerMinute: vars.AUTH_RATE_LIMIT_PER_MINUTE,
     ordersPerAccountPerMinute: vars.ORDER_RATE_LIMIT_PER_MINUTE,
     trustedProxies: vars.TRUST_PROXY ?? [],

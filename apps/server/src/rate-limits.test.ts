@@ -37,4 +37,23 @@ describe('a rate limit with REDIS_URL', () => {
     expect(await onFirst.take('ada@example.test')).toBeNull();
     expect(await onFirst.take('ada@example.test')).not.toBeNull();
   });
+
+  it('counts a volume: what does not fit in what is left is refused, and counts', async () => {
+    const bytes = rateLimits(first.client)('signal-bytes', { max: 1_000, windowMs: 60_000 });
+    expect(await bytes.take('socket-1', { points: 600 })).toBeNull();
+    expect(await bytes.take('socket-1', { points: 500 })).not.toBeNull();
+    expect(await bytes.take('socket-1', { points: 1 })).not.toBeNull();
+    // One message larger than the whole window never fits.
+    expect(await bytes.take('socket-2', { points: 1_001 })).not.toBeNull();
+  });
+
+  it('counts in memory, per instance, while Redis is out of reach, rather than failing or waiting', async () => {
+    const lost = await connectRedis(redis.url, log);
+    const counter = rateLimits(lost.client)('chat-account', { max: 2, windowMs: 60_000 });
+    lost.client.destroy();
+    expect(await counter.take('account-7')).toBeNull();
+    expect(await counter.take('account-7')).toBeNull();
+    expect(await counter.take('account-7')).not.toBeNull();
+    await lost.close();
+  });
 });

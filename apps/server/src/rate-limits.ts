@@ -13,8 +13,11 @@ export interface Limit {
  * reading, and refused ones keep the window closed for a client that keeps trying.
  */
 export interface Counter {
-  /** Counts one for `key`: null within the limit, else how long (ms) until its window closes. */
-  take(key: string, options?: { windowMs?: number }): Promise<number | null>;
+  /**
+   * Counts one for `key` (or `points`: a volume, such as a message's bytes): null within the limit,
+   * else how long (ms) until its window closes.
+   */
+  take(key: string, options?: { windowMs?: number; points?: number }): Promise<number | null>;
   /** Takes one back: an attempt that turned out not to count (a right password). */
   giveBack(key: string): Promise<void>;
   /** What `key` has counted in its current window. */
@@ -48,7 +51,7 @@ export function rateLimits(redis: RedisClient | null) {
       async take(key, options) {
         const customDuration = options?.windowMs && Math.ceil(options.windowMs / 1000);
         try {
-          await limiter.consume(key, 1, customDuration ? { customDuration } : {});
+          await limiter.consume(key, options?.points ?? 1, customDuration ? { customDuration } : {});
           return null;
         } catch (refusal) {
           if (refusal instanceof RateLimiterRes) return refusal.msBeforeNext;

@@ -57,7 +57,11 @@ export const ZDeleteChatMessageRequest = z.object({
 });
 export const ZMuteUserRequest = z.object({ eventId: ZEventId, userId: positiveId('userId') });
 
-/** A chat message as every client receives it (spec §3), with the server's id. */
+/**
+ * A chat message as every client receives it (spec §3), with the server's id. Beyond the spec,
+ * `isCreator` marks the event creator's messages; a fan whose name reads as the creator's has their
+ * nickname appended to `username` by the server.
+ */
 export interface ChatMessage {
   id: number;
   eventId: number;
@@ -68,6 +72,8 @@ export interface ChatMessage {
   timestamp: number;
   /** The image path for the author's role (creator or user profile image), or null. */
   userAvatar: string | null;
+  /** Written by the event's creator. */
+  isCreator: boolean;
 }
 
 /** Why the server refused a socket request: clients branch on the code; `error` is for people. */
@@ -84,6 +90,8 @@ export const LIVE_ERROR_CODES = [
   'NO_FREE_SEAT',
   /** The stream is not live (yet, or any more): wait for `streamStarted`. */
   'STREAM_NOT_LIVE',
+  /** In a refused handshake's `connect_error` (`data.code`): the account has all its sockets open. */
+  'TOO_MANY_CONNECTIONS',
   'INTERNAL',
 ] as const;
 export type LiveErrorCode = (typeof LIVE_ERROR_CODES)[number];

@@ -32,6 +32,7 @@ export async function recentChatMessages(
         role: accounts.role,
         firstName: accounts.firstName,
         lastName: accounts.lastName,
+        nickname: accounts.nickname,
         profileImage: accounts.profileImage,
       },
     })

@@ -110,6 +110,7 @@ describe('chatMessage', () => {
       content: 'Hello from the front row!',
       timestamp: expect.any(Number),
       userAvatar: null,
+      isCreator: false,
     };
     expect(answer).toEqual({ success: true, message: expected });
     expect(await toCreator).toEqual(expected);
@@ -123,6 +124,7 @@ describe('chatMessage', () => {
       userId: creator.user.id,
       username: 'Maya Rivers',
       userAvatar: `/api/creators/profile-image/${profileImage}`,
+      isCreator: true,
     });
     await settle(outside);
     expect(unseen).toEqual([]);
@@ -162,6 +164,61 @@ describe('chatMessage', () => {
     }
     expect(await sent(other, event, 'I can still talk')).toMatchObject({ content: 'I can still talk' });
     expect((await history(other, event)).map((message) => message.content)).not.toContain('one more');
+  });
+});
+
+describe('who wrote a message', () => {
+  it("marks the creator's messages as theirs, live and in the history, and nobody else's", async () => {
+    const creator = await createCreator(app);
+    const event = await createEvent(app, creator);
+    const creatorSocket = await inChat(creator, event);
+    const fanSocket = await inChat(await ticketHolder(event), event);
+    const fromCreator = waitFor(fanSocket, 'chatMessage');
+    expect(await sent(creatorSocket, event, 'Welcome!')).toMatchObject({ isCreator: true });
+    expect(await fromCreator).toMatchObject({ content: 'Welcome!', isCreator: true });
+    expect(await sent(fanSocket, event, 'Hello')).toMatchObject({ isCreator: false });
+    // The creator's other event's chat is theirs too; another creator's is not.
+    const otherCreator = await createCreator(app);
+    const otherEvent = await createEvent(app, otherCreator);
+    await buyTicketsOk(app, creator, otherEvent.id, 1);
+    expect(await sent(await inChat(creator, otherEvent), otherEvent, 'Hi there')).toMatchObject({
+      isCreator: false,
+    });
+    expect((await history(fanSocket, event)).map(({ content, isCreator }) => [content, isCreator])).toEqual([
+      ['Welcome!', true],
+      ['Hello', false],
+    ]);
+  });
+
+  it("shows a fan whose name reads as the creator's with their nickname, so nobody can pass for the creator", async () => {
+    const creator = await createCreator(app, { firstName: 'Maya', lastName: 'Rivers' });
+    const event = await createEvent(app, creator);
+    const lookalikes = [
+      { firstName: 'maya', lastName: 'RIVERS' },
+      // Full-width letters, a doubled space, a zero-width space.
+      { firstName: 'Ｍａｙａ ', lastName: '\u200BRivers' },
+      { firstName: 'Maya\u00A0', lastName: 'Rivers' },
+    ];
+    const creatorSocket = await inChat(creator, event);
+    for (const names of lookalikes) {
+      const fan = await ticketHolder(event, names);
+      const socket = await inChat(fan, event);
+      const shown = `${fan.user.firstName} ${fan.user.lastName} (@${fan.user.nickname})`;
+      const toCreator = waitFor(creatorSocket, 'chatMessage');
+      expect(await sent(socket, event, "It's me, Maya")).toMatchObject({ username: shown, isCreator: false });
+      expect(await toCreator).toMatchObject({ username: shown });
+    }
+    // A name that only resembles it stays as it is, and the creator's own is never changed.
+    const namesake = await inChat(
+      await ticketHolder(event, { firstName: 'Maya', lastName: 'Rivera' }),
+      event,
+    );
+    expect(await sent(namesake, event, 'Hi')).toMatchObject({ username: 'Maya Rivera' });
+    expect(await sent(creatorSocket, event, 'The real one')).toMatchObject({ username: 'Maya Rivers' });
+
+    const shownNames = (await history(creatorSocket, event)).map((message) => message.username);
+    expect(shownNames.filter((name) => name === 'Maya Rivers')).toHaveLength(1);
+    expect(shownNames.filter((name) => name.includes('(@'))).toHaveLength(lookalikes.length);
   });
 });
 

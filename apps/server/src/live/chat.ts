@@ -7,10 +7,11 @@ import {
   ZMuteUserRequest,
   type ChatMessage,
 } from '@stagedoor/shared/realtime';
+import type { EventRow } from '../db/schema';
 import { findAccountById } from '../modules/auth/accounts.repo';
 import { chatMessagesSent } from '../plugins/metrics';
 import { USER_NOT_FOUND_MESSAGE } from '../modules/users/users.service';
-import { ownedEvent, watchableEvent } from './access';
+import { isCreatorOf, ownedEvent, watchableEvent } from './access';
 import {
   insertChatMessage,
   isMuted,
@@ -19,11 +20,9 @@ import {
   softDeleteChatMessage,
   type ChatMessageWithAuthor,
 } from './chat.repo';
-import { chatRoom, type Live, type LiveSocket } from './context';
+import { chatRoom, type Live, type LiveAccount, type LiveSocket } from './context';
+import { lookalikeKey } from './display-names';
 import { LiveError, type SocketHandlers } from './handlers';
-
-/** Per account, over all its sockets on one instance: enough to talk, too little to flood. */
-export const CHAT_RATE_LIMIT = { max: 5, windowMs: 5_000 };
 
 export const JOIN_CHAT_FIRST_MESSAGE = 'Join the chat before sending messages';
 export const TOO_FAST_MESSAGE = 'You are sending messages too fast';
@@ -39,20 +38,32 @@ const PROFILE_IMAGE_PATHS: Record<Role, string> = {
   user: '/api/users/profile-image/',
 };
 
+/** Whose chat it is: its creator, and the form of their name nobody else may show (display-names.ts). */
+interface ChatHost {
+  creatorId: number;
+  creatorNameKey: string;
+}
+
 /**
  * An event's chat: its creator and ticket holders read the recent history and talk; the creator
- * deletes messages and mutes accounts. Who wrote a message and when always comes from the server.
+ * deletes messages and mutes accounts. Who wrote a message and when always comes from the server, and
+ * the creator's messages are marked as theirs.
  */
 export function registerChatHandlers(live: Live, socket: LiveSocket, handlers: SocketHandlers): void {
   const { db } = live.deps;
   const { account } = socket.data;
+  /** The chats this socket joined: joinChat checked the access, on this instance. */
+  const joinedChats = new Map<number, ChatHost>();
 
   socket.on(
     'joinChat',
     handlers.acked(ZEventRequest, async ({ eventId }) => {
-      await watchableEvent(db, account, eventId);
+      const { event } = await watchableEvent(db, account, eventId);
+      const host = await chatHostOf(live, account, event);
       await socket.join(chatRoom(eventId));
-      return { messages: (await recentChatMessages(db, eventId, CHAT_HISTORY_LIMIT)).map(toChatMessage) };
+      joinedChats.set(eventId, host);
+      const history = await recentChatMessages(db, eventId, CHAT_HISTORY_LIMIT);
+      return { messages: history.map((message) => toChatMessage(message, host)) };
     }),
   );
 
@@ -61,13 +72,14 @@ export function registerChatHandlers(live: Live, socket: LiveSocket, handlers: S
     // The payload's userId, username, timestamp and userAvatar are ignored: the schema reads them,
     // nothing below uses them.
     handlers.acked(ZChatMessageRequest, async ({ eventId, content }) => {
-      // joinChat checked the access; the room is this instance's record that it did.
-      if (!socket.rooms.has(chatRoom(eventId))) throw new LiveError('FORBIDDEN', JOIN_CHAT_FIRST_MESSAGE);
-      if (!live.chatLimiter.allow(account.id)) throw new LiveError('RATE_LIMITED', TOO_FAST_MESSAGE);
+      const host = joinedChats.get(eventId);
+      if (!host) throw new LiveError('FORBIDDEN', JOIN_CHAT_FIRST_MESSAGE);
+      if ((await live.chatLimiter.take(String(account.id))) !== null)
+        throw new LiveError('RATE_LIMITED', TOO_FAST_MESSAGE);
       if (await isMuted(db, eventId, account.id)) throw new LiveError('FORBIDDEN', MUTED_MESSAGE);
       const stored = await insertChatMessage(db, { eventId, accountId: account.id, content });
       chatMessagesSent.inc();
-      const message = toChatMessage({ message: stored, author: account });
+      const message = toChatMessage({ message: stored, author: account }, host);
       live.io.to(chatRoom(eventId)).emit('chatMessage', message);
       return { message };
     }),
@@ -96,14 +108,36 @@ export function registerChatHandlers(live: Live, socket: LiveSocket, handlers: S
   );
 }
 
-function toChatMessage({ message, author }: ChatMessageWithAuthor): ChatMessage {
+async function chatHostOf(live: Live, account: LiveAccount, event: EventRow): Promise<ChatHost> {
+  const creator = isCreatorOf(account, event)
+    ? account
+    : await findAccountById(live.deps.db, event.creatorId);
+  return {
+    creatorId: event.creatorId,
+    creatorNameKey: creator ? lookalikeKey(displayName(creator)) : '',
+  };
+}
+
+const displayName = (account: Pick<LiveAccount, 'firstName' | 'lastName'>) =>
+  `${account.firstName} ${account.lastName}`;
+
+/**
+ * The message as every client shows it. A fan whose name reads as the creator's (the same once
+ * normalised, whatever the case, width or invisible characters) is shown with their unique nickname,
+ * so nobody can pass for the creator in their own chat.
+ */
+function toChatMessage({ message, author }: ChatMessageWithAuthor, host: ChatHost): ChatMessage {
+  const isCreator = author.id === host.creatorId;
+  const name = displayName(author);
+  const passesForCreator = !isCreator && lookalikeKey(name) === host.creatorNameKey;
   return {
     id: message.id,
     eventId: message.eventId,
     userId: author.id,
-    username: `${author.firstName} ${author.lastName}`,
+    username: passesForCreator ? `${name} (@${author.nickname})` : name,
     content: message.content,
     timestamp: message.createdAt.getTime(),
     userAvatar: author.profileImage ? PROFILE_IMAGE_PATHS[author.role] + author.profileImage : null,
+    isCreator,
   };
 }

@@ -2,13 +2,18 @@ import type { ClientToServerEvents, ServerToClientEvents } from '@stagedoor/shar
 import type { Server, Socket } from 'socket.io';
 import type { AccountRow } from '../db/schema';
 import type { Deps } from '../deps';
+import type { Counter } from '../rate-limits';
+import type { EventLimits } from './event-limits';
 import type { LiveMedia } from './media';
-import type { RateLimiter } from './rate-limiter';
+import type { Presence } from './presence';
 import type { StreamRegistry } from './stream-registry';
 import type { TaskTracker } from './tasks';
 
 /** What the live handlers need of the signed-in account; no secret ever sits on a socket. */
-export type LiveAccount = Pick<AccountRow, 'id' | 'role' | 'firstName' | 'lastName' | 'profileImage'>;
+export type LiveAccount = Pick<
+  AccountRow,
+  'id' | 'role' | 'firstName' | 'lastName' | 'nickname' | 'profileImage'
+>;
 
 export interface SocketData {
   account: LiveAccount;
@@ -36,13 +41,19 @@ export interface Live {
   media: LiveMedia;
   /** Work still running (a handler, a cleanup, a grace period's end), awaited before the app closes. */
   tasks: TaskTracker;
-  /** Chat messages per account (see chat.ts). */
-  chatLimiter: RateLimiter;
+  /** Each socket's and account's events (decision 0026). */
+  limits: EventLimits;
+  /** Chat messages per account, over the deployment (see chat.ts). */
+  chatLimiter: Counter;
+  /** The sockets of each account over the deployment, and the instances alive. */
+  presence: Presence;
   /** Per event: the timer ending a stream whose broadcaster dropped, unless they come back first. */
   graceTimers: Map<number, NodeJS.Timeout>;
 }
 
 /** Sockets told of a stream's viewer count and end: its broadcaster, its viewers, the creator's panel. */
 export const streamRoom = (eventId: number) => `stream:${eventId}`;
+/** Every socket of an account, on whichever instance: joined at connection. */
+export const accountRoom = (accountId: number) => `account:${accountId}`;
 /** Sockets that joined an event's chat. */
 export const chatRoom = (eventId: number) => `chat:${eventId}`;

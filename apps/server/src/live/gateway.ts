@@ -1,30 +1,31 @@
+import { randomUUID } from 'node:crypto';
 import { createAdapter } from '@socket.io/redis-adapter';
 import { SOCKET_PATH } from '@stagedoor/shared/realtime';
 import type { FastifyInstance } from 'fastify';
 import { Server } from 'socket.io';
-import { CHAT_RATE_LIMIT, registerChatHandlers } from './chat';
-import type { Live, LiveServer } from './context';
+import { registerChatHandlers } from './chat';
+import { accountRoom, type Live, type LiveServer } from './context';
+import { eventLimits } from './event-limits';
 import { socketHandlers } from './handlers';
 import { authenticateHandshake } from './handshake';
-import { slidingWindowLimiter } from './rate-limiter';
+import { CHAT_MESSAGE_LIMIT, MAX_MESSAGE_BYTES } from './limits';
+import { MemoryPresence, RedisPresence } from './presence';
 import type { RedisConnection } from '../redis';
 import { RedisStreamRegistry } from './redis-stream-registry';
 import { janusMedia } from './janus/janus-media';
 import { peerToPeerMedia } from './peer-to-peer';
 import { registerSignalling } from './signalling';
-import { endStream, registerStreamHandlers } from './stream';
+import { endStream, forgetCrashedInstance, registerStreamHandlers } from './stream';
 import { MemoryStreamRegistry } from './stream-registry';
 import { TaskTracker } from './tasks';
-
-// The largest message a client sends is an SDP offer or answer, which the shared schema caps at
-// 200 000 characters; socket.io's default (1 MB) would let any client make the server buffer more.
-const MAX_MESSAGE_BYTES = 256 * 1024;
 
 /**
  * The live gateway (DESIGN.md "Live", "Chat"): socket.io on the app's HTTP server, signed-in sockets
  * only. With REDIS_URL, the stream registry lives in Redis and the Redis adapter carries every emit to
- * the instance holding the socket, so a viewer and its broadcaster may be connected to different ones.
- * Closing the app disconnects every socket and waits for their work before the database closes.
+ * the instance holding the socket, so a viewer and its broadcaster may be connected to different ones;
+ * each instance beats in Redis, and the others tidy after one that stops (presence.ts). Every event is
+ * rate-limited per socket and per account (decision 0026). Closing the app disconnects every socket
+ * and waits for their work before the database closes.
  */
 export async function setupLiveGateway(
   app: FastifyInstance,
@@ -42,12 +43,18 @@ export async function setupLiveGateway(
     adapter: redis ? createAdapter(redis.client, redis.subscriber) : undefined,
   });
 
+  // Names this instance in Redis: the sockets it records there are forgotten if it crashes.
+  const instanceId = randomUUID();
   const parts: Omit<Live, 'media'> = {
     io,
     deps: app.deps,
-    registry: redis ? new RedisStreamRegistry(redis.client) : new MemoryStreamRegistry(),
+    registry: redis ? new RedisStreamRegistry(redis.client, instanceId) : new MemoryStreamRegistry(),
     tasks: new TaskTracker(log),
-    chatLimiter: slidingWindowLimiter(CHAT_RATE_LIMIT),
+    limits: eventLimits(app.limits),
+    chatLimiter: app.limits('live-chat-account', CHAT_MESSAGE_LIMIT),
+    presence: redis
+      ? new RedisPresence(redis.client, instanceId, config.liveInstanceTimeoutMs, log)
+      : new MemoryPresence(),
     graceTimers: new Map(),
   };
   const media = config.janus ? await janusMedia(parts, config.janus) : peerToPeerMedia(parts);
@@ -55,14 +62,26 @@ export async function setupLiveGateway(
 
   io.use(authenticateHandshake(live));
   io.on('connection', (socket) => {
+    // Local and at once (no adapter round trip): disconnectAccount reaches the socket from its first event.
+    void socket.join(accountRoom(socket.data.account.id));
     const handlers = socketHandlers(live, socket);
     registerStreamHandlers(live, socket, handlers);
     registerSignalling(live, socket, handlers);
     registerChatHandlers(live, socket, handlers);
   });
 
+  await live.presence.start({
+    onCrashed: (crashedId, silentForMs) => forgetCrashedInstance(live, crashedId, silentForMs),
+    onForgotten: async () => {
+      // Its sockets reconnect (to any instance) and join again, recorded afresh.
+      io.local.disconnectSockets(true);
+    },
+  });
+
   // Before the HTTP server closes: it would otherwise wait for the open WebSockets forever.
   app.addHook('preClose', async () => {
+    // No more beats: the other instances end the shows of this one's broadcasters who do not come back.
+    await live.presence.stop();
     await io.close();
     await live.tasks.settled();
     // A stream whose broadcaster dropped just now is not ended by a server that is going away.
@@ -76,6 +95,10 @@ export async function setupLiveGateway(
     connectedSockets: () => io.engine.clientsCount,
     showsBroadcastHere: () => showsBroadcastThrough(live),
     checkMedia: () => media.check(),
+    disconnectAccount: async (accountId) => {
+      // Through the adapter: every instance disconnects its own sockets of the account.
+      io.in(accountRoom(accountId)).disconnectSockets(true);
+    },
   };
 }
 
@@ -107,4 +130,10 @@ export interface LiveHandle {
   showsBroadcastHere: () => Promise<number>;
   /** Resolves when the media server answers (GET /api/ready); at once peer to peer. */
   checkMedia: () => Promise<void>;
+  /**
+   * Disconnects every socket of the account, on every instance (a password change, a logout): the
+   * sockets of this one at once, those of the others as soon as they read the request from Redis.
+   * Their clients reconnect, and must sign in again if their token was revoked.
+   */
+  disconnectAccount: (accountId: number) => Promise<void>;
 }

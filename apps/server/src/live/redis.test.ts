@@ -1,22 +1,43 @@
+import { randomUUID } from 'node:crypto';
 import type { Event } from '@stagedoor/shared/events';
 import { afterAll, afterEach, describe, expect, inject, it } from 'vitest';
-import { buyTicketsOk, createCreator, createEvent, createUser } from '../../test/factories';
+import { buyTicketsOk, createCreator, createEvent, createUser, type TestAccount } from '../../test/factories';
 import { freePort } from '../../test/free-port';
-import { ack, listen, LiveClients, record, settle, waitFor } from '../../test/live-clients';
+import {
+  ack,
+  EVENT_TIMEOUT_MS,
+  listen,
+  LiveClients,
+  record,
+  settle,
+  waitFor,
+  type LiveClient,
+} from '../../test/live-clients';
 import { startRedisServer } from '../../test/redis-server';
 import { createTestApp, sameDeploymentAs } from '../../test/test-app';
 import type { App } from '../app';
 import { connectRedis } from '../redis';
+import { TOO_MANY_CONNECTIONS_MESSAGE } from './handshake';
+import { CHAT_MESSAGE_LIMIT, SOCKETS_PER_ACCOUNT } from './limits';
+import { RedisPresence } from './presence';
 import { RedisStreamRegistry } from './redis-stream-registry';
 import { MemoryStreamRegistry, type StreamRegistry } from './stream-registry';
 
 // Long enough for a new socket to connect and start again on a busy test machine.
 const GRACE_MS = 1_000;
+// Instances beat every 300 ms; one silent for 900 ms is taken for crashed.
+const INSTANCE_TIMEOUT_MS = 900;
+/** The longest the others take to notice a crash: its key expires, then the next beat of one of them. */
+const NOTICED_WITHIN_MS = INSTANCE_TIMEOUT_MS + INSTANCE_TIMEOUT_MS / 3 + EVENT_TIMEOUT_MS;
 const OFFER = { type: 'offer' as const, sdp: 'v=0 offer' };
 const ANSWER = { type: 'answer' as const, sdp: 'v=0 answer' };
 
 const redis = await startRedisServer();
-const env = { REDIS_URL: redis.url, STREAM_GRACE_MS: String(GRACE_MS) };
+const env = {
+  REDIS_URL: redis.url,
+  STREAM_GRACE_MS: String(GRACE_MS),
+  LIVE_INSTANCE_TIMEOUT_MS: String(INSTANCE_TIMEOUT_MS),
+};
 
 /**
  * Instance A, and instance B of the same deployment: on PostgreSQL a second server sharing the database
@@ -47,6 +68,25 @@ async function ticketHolder(event: Event) {
   return fan;
 }
 
+/** Connects, retrying while the deployment still counts sockets that went away. */
+async function connectWhenFree(account: TestAccount, url: string, withinMs = EVENT_TIMEOUT_MS) {
+  const deadline = Date.now() + withinMs;
+  for (;;) {
+    try {
+      return await clients.connect(account, url);
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+}
+
+const refusalOf = (connecting: Promise<LiveClient>) =>
+  connecting.then(
+    () => null,
+    (error: Error) => error.message,
+  );
+
 async function liveOnA() {
   const creator = await createCreator(first);
   const event = await createEvent(first, creator);
@@ -57,7 +97,7 @@ async function liveOnA() {
 
 describe.each([
   ['MemoryStreamRegistry', () => new MemoryStreamRegistry()],
-  ['RedisStreamRegistry', () => new RedisStreamRegistry(registryClient.client)],
+  ['RedisStreamRegistry', () => new RedisStreamRegistry(registryClient.client, 'registry-test')],
 ])('%s', (_name, create: () => StreamRegistry) => {
   // Unique per run: the Redis registry shares its server with the apps above.
   const newEventId = () => 1_000_000 + Math.floor(Math.random() * 1_000_000);
@@ -136,6 +176,38 @@ describe.each([
   });
 });
 
+describe('RedisStreamRegistry.forgetInstance', () => {
+  it("removes a crashed instance's viewers from every stream and names the broadcaster it had", async () => {
+    const crashed = `instance-c-${randomUUID()}`;
+    const onA = new RedisStreamRegistry(registryClient.client, `instance-a-${randomUUID()}`);
+    const onC = new RedisStreamRegistry(registryClient.client, crashed);
+    const [fromA, fromC] = [
+      5_000_000 + Math.floor(Math.random() * 1_000_000),
+      6_000_000 + Math.floor(Math.random() * 1_000_000),
+    ];
+    await onA.start(fromA, 'broadcaster-a');
+    await onC.start(fromC, 'broadcaster-c');
+    await onA.addViewer(fromA, 'viewer-a', 7, 1);
+    await onC.addViewer(fromA, 'viewer-c1', 8, 1);
+    await onC.addViewer(fromC, 'viewer-c2', 7, 1);
+    await onA.addViewer(fromC, 'viewer-a2', 9, 1);
+
+    const forgotten = await onA.forgetInstance(crashed);
+    expect(forgotten.sort((a, b) => a.eventId - b.eventId)).toEqual([
+      { eventId: fromA, broadcasterId: null, viewersGone: ['viewer-c1'], viewerCount: 1 },
+      { eventId: fromC, broadcasterId: 'broadcaster-c', viewersGone: ['viewer-c2'], viewerCount: 1 },
+    ]);
+    // Their seats are free again; the others' are not.
+    expect(await onA.addViewer(fromA, 'viewer-a3', 8, 1)).toEqual({ viewerCount: 2 });
+    expect(await onA.addViewer(fromC, 'viewer-a4', 9, 1)).toBe('no-free-seat');
+    expect(await onA.forgetInstance(crashed)).toEqual([
+      { eventId: fromC, broadcasterId: 'broadcaster-c', viewersGone: [], viewerCount: 1 },
+    ]);
+    for (const eventId of [fromA, fromC]) await onA.stop(eventId);
+    expect(await onA.forgetInstance(crashed)).toEqual([]);
+  });
+});
+
 describe('seats under concurrent joins', () => {
   const audience = (eventId: number) => `stagedoor:live:stream:${eventId}:audience`;
   const join = (eventId: number, count: number, add: (viewerId: string) => Promise<unknown>) =>
@@ -143,7 +215,7 @@ describe('seats under concurrent joins', () => {
 
   it('admits one of 20 screens of a one-ticket account joining at once; read-then-write would admit several', async () => {
     const redis = registryClient.client;
-    const registry = new RedisStreamRegistry(redis);
+    const registry = new RedisStreamRegistry(redis, 'registry-test');
     const eventId = 3_000_000 + Math.floor(Math.random() * 1_000_000);
     await registry.start(eventId, 'broadcaster');
     const answers = await join(eventId, 20, (viewerId) => registry.addViewer(eventId, viewerId, 7, 1));
@@ -257,6 +329,143 @@ describe('two instances sharing Redis', () => {
       success: true,
     });
     expect(await received).toMatchObject({ content: 'Hi from B' });
+  });
+});
+
+describe('limits over both instances', () => {
+  it(`refuses an account's socket past ${SOCKETS_PER_ACCOUNT}, wherever they connect`, async () => {
+    const account = await createUser(first);
+    const half = SOCKETS_PER_ACCOUNT / 2;
+    for (let n = 0; n < half; n += 1) await clients.connect(account);
+    for (let n = 0; n < half; n += 1) await clients.connect(account, onB);
+    expect(await refusalOf(clients.connect(account))).toBe(TOO_MANY_CONNECTIONS_MESSAGE);
+    expect(await refusalOf(clients.connect(account, onB))).toBe(TOO_MANY_CONNECTIONS_MESSAGE);
+    clients.closeAll();
+    for (let n = 0; n < SOCKETS_PER_ACCOUNT; n += 1) await connectWhenFree(account, n % 2 ? urlA : onB);
+  });
+
+  it(`counts ${CHAT_MESSAGE_LIMIT.max} chat messages per account in ${CHAT_MESSAGE_LIMIT.windowMs / 1000} s over both instances`, async () => {
+    const event = await createEvent(first, await createCreator(first));
+    const fan = await ticketHolder(event);
+    const [onA, onBToo] = [await clients.connect(fan), await clients.connect(fan, onB)];
+    for (const socket of [onA, onBToo]) {
+      expect(await ack(socket, 'joinChat', { eventId: event.id })).toMatchObject({ success: true });
+    }
+    for (let n = 1; n <= CHAT_MESSAGE_LIMIT.max; n += 1) {
+      const socket = n % 2 ? onA : onBToo;
+      expect(await ack(socket, 'chatMessage', { eventId: event.id, content: `#${n}` })).toMatchObject({
+        success: true,
+      });
+    }
+    for (const socket of [onA, onBToo]) {
+      expect(await ack(socket, 'chatMessage', { eventId: event.id, content: 'one more' })).toEqual({
+        success: false,
+        code: 'RATE_LIMITED',
+        error: 'You are sending messages too fast',
+      });
+    }
+  });
+});
+
+describe('disconnectAccount', () => {
+  it("disconnects the account's sockets on every instance, and nobody else's", async () => {
+    const account = await createUser(first);
+    const sockets = [await clients.connect(account), await clients.connect(account, onB)];
+    const other = await clients.connect(await createUser(first), onB);
+    const gone = sockets.map((socket) => new Promise((resolve) => socket.once('disconnect', resolve)));
+    await first.live.disconnectAccount(account.user.id);
+    expect(await Promise.all(gone)).toEqual(['io server disconnect', 'io server disconnect']);
+    await settle(other);
+    expect(other.connected).toBe(true);
+  });
+});
+
+/**
+ * Instance C crashes: it registered in Redis as the apps do (RedisPresence), recorded sockets in the
+ * registry, and stops beating without tidying anything, as a killed process would.
+ * (crash.postgres.test.ts kills a real server process.)
+ */
+describe('an instance that crashes', () => {
+  async function crashingInstance() {
+    const instanceId = `crashing-${randomUUID()}`;
+    const presence = new RedisPresence(registryClient.client, instanceId, INSTANCE_TIMEOUT_MS, first.log);
+    await presence.start({ onCrashed: async () => undefined, onForgotten: async () => undefined });
+    return {
+      presence,
+      registry: new RedisStreamRegistry(registryClient.client, instanceId),
+      crash: () => presence.stop(),
+    };
+  }
+
+  it('leaves its viewers counted no longer than the timeout: the broadcaster and the count hear of it', async () => {
+    const { event, broadcaster } = await liveOnA();
+    const fan = await ticketHolder(event);
+    const stayer = await clients.connect(await ticketHolder(event), onB);
+    expect(await ack(stayer, 'joinStream', { eventId: event.id })).toMatchObject({ viewerCount: 1 });
+    const c = await crashingInstance();
+    expect(await c.registry.addViewer(event.id, 'viewer-on-c', fan.user.id, 1)).toEqual({ viewerCount: 2 });
+
+    const left = waitFor(broadcaster, 'viewerLeft', NOTICED_WITHIN_MS);
+    const count = waitFor(stayer, 'viewerCountUpdate', NOTICED_WITHIN_MS);
+    await c.crash();
+    expect(await left).toEqual({ viewerId: 'viewer-on-c' });
+    expect(await count).toEqual({ viewerCount: 1 });
+    // The fan's one seat is free for a screen of theirs that reconnects.
+    const back = await clients.connect(fan);
+    expect(await ack(back, 'joinStream', { eventId: event.id })).toEqual({ success: true, viewerCount: 2 });
+  });
+
+  it('ends, as lost, the show it carried once the grace period from the crash is over', async () => {
+    const creator = await createCreator(first);
+    const event = await createEvent(first, creator);
+    const c = await crashingInstance();
+    await c.registry.start(event.id, 'broadcaster-on-c');
+    const viewer = await clients.connect(await ticketHolder(event), onB);
+    expect(await ack(viewer, 'joinStream', { eventId: event.id })).toEqual({ success: true, viewerCount: 1 });
+
+    const ended = waitFor(viewer, 'streamEnded', NOTICED_WITHIN_MS + GRACE_MS);
+    await c.crash();
+    expect(await ended).toEqual({ reason: 'lost' });
+    expect(await first.live.isLive(event.id)).toBe(false);
+  });
+
+  it('keeps a show whose creator took it over through another instance', async () => {
+    const creator = await createCreator(first);
+    const event = await createEvent(first, creator);
+    const c = await crashingInstance();
+    await c.registry.start(event.id, 'broadcaster-on-c');
+    const viewer = await clients.connect(await ticketHolder(event), onB);
+    expect(await ack(viewer, 'joinStream', { eventId: event.id })).toMatchObject({ success: true });
+    const ended = record(viewer, 'streamEnded');
+    await c.crash();
+    const comeback = await clients.connect(creator);
+    expect(await ack(comeback, 'startStream', { eventId: event.id })).toEqual({ success: true });
+    await new Promise((resolve) => setTimeout(resolve, NOTICED_WITHIN_MS - EVENT_TIMEOUT_MS + GRACE_MS));
+    await settle(viewer);
+    expect(ended).toEqual([]);
+    expect(await first.live.isLive(event.id)).toBe(true);
+  });
+
+  it('frees the sockets it counted for each account once its heartbeat expires', async () => {
+    const account = await createUser(first);
+    const c = await crashingInstance();
+    for (let n = 0; n < SOCKETS_PER_ACCOUNT; n += 1)
+      expect(await c.presence.admitSocket(account.user.id)).toBe(true);
+    expect(await refusalOf(clients.connect(account))).toBe(TOO_MANY_CONNECTIONS_MESSAGE);
+    await c.crash();
+    await connectWhenFree(account, onB, NOTICED_WITHIN_MS);
+  });
+});
+
+describe('an instance the others took for dead', () => {
+  // Redis out of its reach, or its event loop stalled, for longer than the timeout: its heartbeat
+  // expired and the others may have forgotten its sockets.
+  it('disconnects its sockets, which reconnect and are recorded afresh', async () => {
+    const socket = await clients.connect(await createUser(first));
+    const disconnected = new Promise((resolve) => socket.once('disconnect', resolve));
+    const instances = await registryClient.client.sMembers('stagedoor:live:instances');
+    await registryClient.client.del(instances.map((id) => `stagedoor:live:instance:${id}`));
+    expect(await disconnected).toBe('io server disconnect');
   });
 });
 

@@ -8,6 +8,14 @@ export type Admission = { viewerCount: number } | 'not-live' | 'no-free-seat';
 
 export const NO_OVERLAY: StreamLayout = { overlay: false };
 
+/** What a stream lost with a crashed instance: its broadcaster (or null), viewers, and the count left. */
+export interface ForgottenSockets {
+  eventId: number;
+  broadcasterId: string | null;
+  viewersGone: string[];
+  viewerCount: number;
+}
+
 /**
  * Who broadcasts which live stream and who watches it, by socket id. A stream is live from `start` to
  * `stop`; its broadcaster stays recorded after their socket drops, so the grace period can tell
@@ -38,6 +46,12 @@ export interface StreamRegistry {
   hasViewer(eventId: number, viewerId: string): Promise<boolean>;
   viewerCount(eventId: number): Promise<number>;
   viewersOf(eventId: number): Promise<string[]>;
+  /**
+   * Removes from every live stream the viewers connected to a crashed instance, and answers, for each
+   * stream that had any of its sockets, what it lost; its broadcaster stays recorded, for the grace
+   * period to end the stream unless the creator takes it over.
+   */
+  forgetInstance(instanceId: string): Promise<ForgottenSockets[]>;
   /** Records the layout viewers show, while the stream is live. */
   setLayout(eventId: number, layout: StreamLayout): Promise<void>;
   /** The layout of a live stream (no overlay when nothing is live). */
@@ -110,6 +124,11 @@ export class MemoryStreamRegistry implements StreamRegistry {
 
   async viewersOf(eventId: number): Promise<string[]> {
     return [...(this.streams.get(eventId)?.viewers.keys() ?? [])];
+  }
+
+  // Its sockets are all in this process: it has no other instance to outlive.
+  async forgetInstance(): Promise<ForgottenSockets[]> {
+    return [];
   }
 
   async setLayout(eventId: number, layout: StreamLayout): Promise<void> {

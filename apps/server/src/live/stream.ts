@@ -181,20 +181,52 @@ export async function endStream(
 /**
  * The broadcaster's connection dropped: the stream stays live for STREAM_GRACE_MS, so a creator whose
  * network blinked, or who reloaded the studio, resumes (from a new socket) while viewers see a frozen
- * picture. If nobody took over by then, the stream ends as lost. The timer lives on this instance only;
- * the registry's conditional stop makes it harmless when the creator came back through another instance.
+ * picture. If nobody took over by then, the stream ends as lost.
  */
 async function startGracePeriod(live: Live, socket: LiveSocket, eventId: number): Promise<void> {
   if ((await live.registry.broadcasterOf(eventId)) !== socket.id) return;
   await live.media.broadcasterLeft(socket.id, eventId);
+  endUnlessTakenOver(live, eventId, socket.id, live.deps.config.streamGraceMs);
+}
+
+/**
+ * Ends the stream as lost in `delayMs`, if `broadcasterId` is still its broadcaster then. The timer
+ * lives on this instance only; the registry's conditional stop makes it harmless when the creator came
+ * back through another instance.
+ */
+function endUnlessTakenOver(live: Live, eventId: number, broadcasterId: string, delayMs: number): void {
   cancelGracePeriod(live, eventId);
   live.graceTimers.set(
     eventId,
     setTimeout(() => {
       live.graceTimers.delete(eventId);
-      live.tasks.track(endStream(live, eventId, 'lost', socket.id));
-    }, live.deps.config.streamGraceMs),
+      live.tasks.track(endStream(live, eventId, 'lost', broadcasterId));
+    }, delayMs),
   );
+}
+
+/**
+ * Another instance crashed `silentForMs` ago at least (presence.ts): its viewers leave their streams,
+ * with the counts pushed as when they disconnect, and a show broadcast through it ends as lost when the
+ * grace period, counted from the crash, runs out, unless the creator took it over from another instance.
+ */
+export async function forgetCrashedInstance(
+  live: Live,
+  instanceId: string,
+  silentForMs: number,
+): Promise<void> {
+  for (const { eventId, broadcasterId, viewersGone, viewerCount } of await live.registry.forgetInstance(
+    instanceId,
+  )) {
+    if (viewersGone.length > 0) {
+      live.io.to(streamRoom(eventId)).emit('viewerCountUpdate', { viewerCount });
+      for (const viewerId of viewersGone) await live.media.viewerLeft(viewerId, eventId);
+    }
+    if (broadcasterId) {
+      const graceLeftMs = Math.max(0, live.deps.config.streamGraceMs - silentForMs);
+      endUnlessTakenOver(live, eventId, broadcasterId, graceLeftMs);
+    }
+  }
 }
 
 function cancelGracePeriod(live: Live, eventId: number): void {

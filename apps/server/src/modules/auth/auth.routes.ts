@@ -10,6 +10,7 @@ import {
   ZSessionUser,
   ZUserEnvelope,
   ZVerifyTokenResponse,
+  type AuthResponse,
   type LoginRequest,
 } from '@stagedoor/shared/auth';
 import type { FastifyRequest } from 'fastify';
@@ -51,6 +52,15 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const emailOf = (request: FastifyRequest) => (request.body as Pick<LoginRequest, 'email'>).email;
   const logins = loginGuard(app);
   const registerConflicts = limitFailures(app, 'register-email', CONFLICTS_PER_EMAIL, emailOf);
+
+  /**
+   * After a new password, the account's open sockets (signed in with tokens now revoked) are closed:
+   * its clients reconnect with the new token, anyone else's must sign in again.
+   */
+  const signedOutElsewhere = async (session: AuthResponse): Promise<AuthResponse> => {
+    await app.live.disconnectAccount(session.user.id);
+    return session;
+  };
 
   for (const role of ROLES) {
     app.post(
@@ -113,7 +123,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/auth/reset-password',
     { onRequest: requestsPerIp, schema: { body: ZResetPasswordRequest, response: { 200: ZAuthResponse } } },
-    async (request) => resetPassword(app.deps, request.body, new Date()),
+    async (request) => signedOutElsewhere(await resetPassword(app.deps, request.body, new Date())),
   );
 
   // Signs this token out. Answered 204 whatever the token: a client logging out is never told it cannot.
@@ -124,14 +134,17 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
 
   // Signs out every session of the account, this one included (Profile: "Log out from all devices").
   app.post('/auth/logout-all', { preHandler: requireAuth() }, async (request, reply) => {
-    await logOutEverywhere(app.deps, signedInAccount(request));
+    const account = signedInAccount(request);
+    await logOutEverywhere(app.deps, account);
+    await app.live.disconnectAccount(account.id);
     return reply.code(204).send();
   });
 
   app.post(
     '/auth/change-password',
     { preHandler: requireAuth(), schema: { body: ZChangePasswordRequest, response: { 200: ZAuthResponse } } },
-    async (request) => changePassword(app.deps, signedInAccount(request), request.body),
+    async (request) =>
+      signedOutElsewhere(await changePassword(app.deps, signedInAccount(request), request.body)),
   );
 
   // The creator profile form, sent as multipart because of the optional header image. Like the spec's

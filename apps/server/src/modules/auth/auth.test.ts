@@ -12,6 +12,7 @@ import {
   type TestAccount,
 } from '../../../test/factories';
 import type { App } from '../../app';
+import { listen, LiveClients } from '../../../test/live-clients';
 import { createTestApp } from '../../../test/test-app';
 import { CONFLICTS_PER_EMAIL } from './auth.routes';
 import { FAILURES_PER_EMAIL_AND_ADDRESS, FREE_FAILURES_PER_EMAIL } from './login-guard';
@@ -366,6 +367,36 @@ describe('logging out', () => {
     expect((await profile(bystander.token)).statusCode).toBe(200);
     expect((await secondSession(account)).length).toBeGreaterThan(0);
     expect((await post('/api/auth/logout-all', {})).statusCode).toBe(401);
+  });
+});
+
+describe("an account's open sockets", () => {
+  it('are disconnected by a password change and by a logout from all devices, and stay out', async () => {
+    const clients = new LiveClients(await listen(app));
+    try {
+      const account = await createUser(app);
+      const socket = await clients.connect(account);
+      const closed = new Promise((resolve) => socket.once('disconnect', resolve));
+      const changed = await post(
+        '/api/auth/change-password',
+        { currentPassword: account.password, newPassword: 'a-brand-new-password' },
+        authHeader(account.token),
+      );
+      expect(changed.statusCode).toBe(200);
+      await closed;
+      await expect(clients.connect(account)).rejects.toThrow();
+
+      const renewed = { ...account, token: changed.json<AuthResponse>().access_token };
+      const again = await clients.connect(renewed);
+      const bystander = await clients.connect(await createUser(app));
+      const closedAgain = new Promise((resolve) => again.once('disconnect', resolve));
+      expect((await post('/api/auth/logout-all', {}, authHeader(renewed.token))).statusCode).toBe(204);
+      await closedAgain;
+      await expect(clients.connect(renewed)).rejects.toThrow();
+      expect(bystander.connected).toBe(true);
+    } finally {
+      clients.closeAll();
+    }
   });
 });
 

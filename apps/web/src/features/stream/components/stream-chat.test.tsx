@@ -19,6 +19,7 @@ function aMessage(overrides: Partial<ChatMessage> = {}): ChatMessage {
     content: 'Hello there',
     timestamp: new Date(2030, 0, 1, 21, 5).getTime(),
     userAvatar: null,
+    isCreator: false,
     ...overrides,
   };
 }
@@ -65,6 +66,22 @@ describe('stream chat', () => {
     expect(line).toHaveTextContent('Ada Lovelace');
     expect(line).toHaveTextContent('Hello there');
     expect(within(line).getByText('09:05')).toBeInTheDocument();
+  });
+
+  it("marks the creator's messages with a Creator badge, and nobody else's", async () => {
+    renderChat({
+      history: [
+        aMessage({ id: 1, userId: grace.id, username: 'Grace Hopper', content: 'Welcome!', isCreator: true }),
+        // A fan named like the creator: the server appends their nickname, and no badge.
+        aMessage({ id: 2, username: 'Grace Hopper (@grace-fan)', content: "It's me", isCreator: false }),
+      ],
+    });
+
+    const [creator, fan] = (await screen.findAllByRole('listitem')) as [HTMLElement, HTMLElement];
+    expect(within(creator).getByText('Creator')).toBeVisible();
+    expect(creator).toHaveTextContent('Grace HopperCreator');
+    expect(within(fan).queryByText('Creator')).not.toBeInTheDocument();
+    expect(fan).toHaveTextContent('Grace Hopper (@grace-fan)');
   });
 
   it('cannot send while disconnected, nor a blank message', async () => {

@@ -1,7 +1,7 @@
 import type { SessionUser } from '@stagedoor/shared/auth';
 import { CHAT_MESSAGE_MAX_LENGTH } from '@stagedoor/shared/limits';
 import type { ChatMessage } from '@stagedoor/shared/realtime';
-import { Ban, SendHorizontal, Trash2 } from 'lucide-react';
+import { Ban, BadgeCheck, SendHorizontal, Trash2 } from 'lucide-react';
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { Button } from '../../../components/ui/button';
 import type { LiveSocket } from '../../../lib/socket';
@@ -111,8 +111,9 @@ function ChatLine({ message, canModerate, onDelete, onMute }: ChatLineProps) {
     <li className="group flex gap-2.5">
       <ChatAvatar name={message.username} src={message.userAvatar} />
       <div className="min-w-0 flex-1">
-        <p className="flex items-baseline gap-2 text-xs">
+        <p className="flex flex-wrap items-baseline gap-x-2 gap-y-0.5 text-xs">
           <span className="font-semibold text-white">{message.username}</span>
+          {message.isCreator ? <CreatorBadge /> : null}
           <time dateTime={new Date(message.timestamp).toISOString()} className="text-slate-400">
             {formatChatTime(message.timestamp)}
           </time>
@@ -130,6 +131,19 @@ function ChatLine({ message, canModerate, onDelete, onMute }: ChatLineProps) {
         </div>
       ) : null}
     </li>
+  );
+}
+
+/**
+ * Marks the event creator's messages. The server sets `isCreator`, and shows a fan whose name reads as
+ * the creator's with their nickname: a name alone never passes for the creator's.
+ */
+function CreatorBadge() {
+  return (
+    <span className="inline-flex items-center gap-1 self-center rounded-full bg-brand-500/15 px-1.5 py-px text-[0.6875rem] leading-4 font-semibold text-brand-200 ring-1 ring-brand-400/40 ring-inset">
+      <BadgeCheck aria-hidden className="size-3" />
+      Creator
+    </span>
   );
 }
 
