@@ -22,6 +22,10 @@ need_command() { # package, command
 check() {
   packages=()
   report=()
+  # npm install itself: it compiles one native module (unix-dgram, for Janus's client).
+  need_command build-essential make
+  need_command build-essential g++
+  need_command python3 python3
   # Browser journeys: headless Chromium, and fonts for it to lay text out with.
   need_file chromium "${CHROMIUM_PATH:-/usr/bin/chromium}" CHROMIUM_PATH
   [ -d /usr/share/fonts/truetype/liberation ] || missing fonts-liberation /usr/share/fonts/truetype/liberation
