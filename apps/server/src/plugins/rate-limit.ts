@@ -19,13 +19,19 @@ export function setupRateLimit(app: FastifyInstance, redis: RedisConnection | nu
 
 /**
  * The client as the limits count it: its address (from X-Forwarded-For only behind TRUST_PROXY), an
- * IPv6 one by its /64, which a subscriber usually holds whole and could otherwise hop through.
+ * IPv6 one by its /64, which a subscriber usually holds whole and could otherwise hop through, and an
+ * IPv4 client of a dual-stack listener (`::ffff:192.0.2.7`) by its IPv4 address.
  */
 export function clientKey(request: FastifyRequest): string {
-  if (!isIPv6(request.ip)) return request.ip;
-  const [head = ''] = request.ip.split('::');
-  const groups = [...head.split(':'), '0', '0', '0', '0'].slice(0, 4);
-  return `${groups.join(':')}::/64`;
+  const { ip } = request;
+  if (!isIPv6(ip)) return ip;
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
+  if (mapped?.[1]) return mapped[1];
+  const [head = '', tail] = ip.split('::');
+  const headGroups = head ? head.split(':') : [];
+  const tailGroups = tail ? tail.split(':') : [];
+  const zeros = tail === undefined ? [] : Array<string>(8 - headGroups.length - tailGroups.length).fill('0');
+  return `${[...headGroups, ...zeros, ...tailGroups].slice(0, 4).join(':')}::/64`;
 }
 
 /** A hook counting every request per key (the client unless `keyOf` says otherwise); a 429 past the limit. */
