@@ -5,9 +5,9 @@ import {
   EVENT_NAME_MAX_LENGTH,
   EVENT_PRICE_MAX,
   EVENT_SEARCH_MAX_LENGTH,
-  EVENTS_PAGE_DEFAULT,
-  EVENTS_PAGE_MAX,
   ID_MAX,
+  PAGE_DEFAULT,
+  PAGE_MAX,
 } from './limits';
 
 /** Cents are the unit of account; a price with more than two decimals is refused, never rounded away. */
@@ -142,6 +142,12 @@ const searchBound = (label: 'from' | 'to') =>
         : new Date(`${text}${label === 'from' ? 'T00:00:00.000Z' : END_OF_DAY}`),
     );
 
+/** `limit` and `offset` of a paged list: `limit` rows after the first `offset`. */
+export const pageQuery = {
+  limit: wholeNumber('limit', 1, PAGE_MAX).default(PAGE_DEFAULT),
+  offset: wholeNumber('offset', 0, ID_MAX).default(0),
+};
+
 /**
  * GET /events?limit&offset&q&from&to&maxPrice: a page of the upcoming events, soonest first, narrowed to
  * those whose name, description or creator's name or nickname contains every word of `q` (any case, any
@@ -149,8 +155,7 @@ const searchBound = (label: 'from' | 'to') =>
  */
 export const ZEventListQuery = z
   .object({
-    limit: wholeNumber('limit', 1, EVENTS_PAGE_MAX).default(EVENTS_PAGE_DEFAULT),
-    offset: wholeNumber('offset', 0, ID_MAX).default(0),
+    ...pageQuery,
     q: z
       .string({ error: 'q must be text' })
       .trim()

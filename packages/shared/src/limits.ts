@@ -21,8 +21,9 @@ export const EVENT_PRICE_MAX = 100_000;
 export const EVENT_MAX_TICKETS_MAX = 100_000;
 /** Tickets one buyer may hold of an event whose creator set no maximum per buyer (fewer if the stock is). */
 export const DEFAULT_MAX_PER_BUYER = 10;
-export const EVENTS_PAGE_DEFAULT = 50;
-export const EVENTS_PAGE_MAX = 100;
+/** The rows a paged list (GET /events, GET /orders) answers when not asked for a number, and at most. */
+export const PAGE_DEFAULT = 50;
+export const PAGE_MAX = 100;
 /** The longest search text of GET /events?q. */
 export const EVENT_SEARCH_MAX_LENGTH = 100;
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { positiveId, wholeNumber, ZPrice } from './events';
+import { pageQuery, positiveId, wholeNumber, ZPrice } from './events';
 import { EVENT_MAX_TICKETS_MAX } from './limits';
 
 /**
@@ -58,4 +58,19 @@ export const ZOrder = z.object({
 });
 export type Order = z.infer<typeof ZOrder>;
 
+/** GET /orders?limit&offset: a page of the account's orders, newest first. */
+export const ZOrderListQuery = z.object(pageQuery);
+export type OrderListQuery = z.infer<typeof ZOrderListQuery>;
+
 export const ZOrderList = z.array(ZOrder);
+
+/** GET /orders/summary?eventId: what the account's orders add up to, over all events or one. */
+export const ZOrderSummaryQuery = z.object({ eventId: positiveId('eventId').optional() });
+
+export const ZOrderSummary = z.object({
+  /** How many orders the account has placed, whatever became of them. */
+  orders: z.number().int(),
+  /** The tickets of its completed orders. */
+  tickets: z.number().int(),
+});
+export type OrderSummary = z.infer<typeof ZOrderSummary>;

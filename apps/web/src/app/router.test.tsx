@@ -131,7 +131,7 @@ describe('session start', () => {
   it('signs out and goes to /login when the server rejects the token later on', async () => {
     stubApi({
       ...signedInAs(aUser()),
-      'GET /orders': {
+      'GET /orders/summary': {
         status: 401,
         body: { statusCode: 401, code: 'UNAUTHORIZED', message: 'Token expired' },
       },

@@ -18,7 +18,9 @@ export const queryKeys = {
   },
   orders: {
     all: ['orders'] as const,
-    mine: (accountId: number) => ['orders', 'mine', accountId] as const,
+    mine: (accountId: number, pageSize: number) => ['orders', 'mine', accountId, pageSize] as const,
+    summary: (accountId: number, eventId?: number) =>
+      ['orders', 'summary', accountId, eventId ?? 'all'] as const,
     detail: (id: string) => ['orders', 'detail', id] as const,
   },
   payments: {

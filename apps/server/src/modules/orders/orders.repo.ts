@@ -223,12 +223,36 @@ export async function ticketsHeldOf(db: Database, accountId: number, eventId: nu
   return Number(row?.held ?? 0);
 }
 
-/** The account's orders, newest first. */
-export function listOrdersOf(db: Database, accountId: number): Promise<OrderWithEvent[]> {
+/** A page of the account's orders, newest first. */
+export function listOrdersOf(
+  db: Database,
+  accountId: number,
+  page: { limit: number; offset: number },
+): Promise<OrderWithEvent[]> {
   return db
     .select({ order: orders, event: orderedEvent })
     .from(orders)
     .innerJoin(events, eq(events.id, orders.eventId))
     .where(eq(orders.accountId, accountId))
-    .orderBy(desc(orders.createdAt), desc(orders.id));
+    .orderBy(desc(orders.createdAt), desc(orders.id))
+    .limit(page.limit)
+    .offset(page.offset);
+}
+
+/** How many orders the account placed and the tickets its completed ones hold, over all events or one. */
+export async function orderSummaryOf(
+  db: Database,
+  accountId: number,
+  eventId: number | undefined,
+): Promise<{ orders: number; tickets: number }> {
+  const [row] = await db
+    .select({
+      orders: count(),
+      tickets: sql<string>`coalesce(sum(${orders.quantity}) filter (where ${orders.status} = 'completed'), 0)`,
+    })
+    .from(orders)
+    .where(
+      and(eq(orders.accountId, accountId), eventId === undefined ? undefined : eq(orders.eventId, eventId)),
+    );
+  return { orders: row?.orders ?? 0, tickets: Number(row?.tickets ?? 0) };
 }

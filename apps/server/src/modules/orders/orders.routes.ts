@@ -5,6 +5,9 @@ import {
   ZOrder,
   ZOrderIdParams,
   ZOrderList,
+  ZOrderListQuery,
+  ZOrderSummary,
+  ZOrderSummaryQuery,
 } from '@stagedoor/shared/orders';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -12,7 +15,7 @@ import { parseOrThrow } from '../../errors';
 import { requireAuth, signedInAccount } from '../../plugins/auth';
 import { limitRequests } from '../../plugins/rate-limit';
 import { siteOrigin } from '../../site';
-import { getOrder, listOrders, purchaseTickets } from './orders.service';
+import { getOrder, listOrders, purchaseTickets, summarizeOrders } from './orders.service';
 
 // Read in the handler, not through a route `headers` schema: Fastify would replace request.headers with
 // the parsed object, dropping every header the schema does not name.
@@ -50,8 +53,17 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/orders',
-    { preHandler: requireAuth(), schema: { response: { 200: ZOrderList } } },
-    async (request) => listOrders(app.deps, signedInAccount(request)),
+    { preHandler: requireAuth(), schema: { querystring: ZOrderListQuery, response: { 200: ZOrderList } } },
+    async (request) => listOrders(app.deps, signedInAccount(request), request.query),
+  );
+
+  app.get(
+    '/orders/summary',
+    {
+      preHandler: requireAuth(),
+      schema: { querystring: ZOrderSummaryQuery, response: { 200: ZOrderSummary } },
+    },
+    async (request) => summarizeOrders(app.deps, signedInAccount(request), request.query.eventId),
   );
 
   app.get(

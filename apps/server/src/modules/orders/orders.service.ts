@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { fromCents, toCents } from '@stagedoor/shared/events';
 import { formatDollars } from '@stagedoor/shared/money';
-import type { CreateOrderRequest, Order } from '@stagedoor/shared/orders';
+import type { CreateOrderRequest, Order, OrderListQuery, OrderSummary } from '@stagedoor/shared/orders';
 import { violatedUniqueIndex } from '../../db/database';
 import { ORDER_IDEMPOTENCY_INDEX, type AccountRow } from '../../db/schema';
 import type { Deps } from '../../deps';
@@ -16,6 +16,7 @@ import {
   listOrdersOf,
   MAX_OPEN_CHECKOUTS,
   openCheckoutsOf,
+  orderSummaryOf,
   setCheckout,
   ticketsHeldOf,
   type OrderWithEvent,
@@ -186,9 +187,22 @@ function hashPurchase(input: CreateOrderRequest): string {
     .digest('hex');
 }
 
-/** GET /orders: the caller's orders of every status, newest first. */
-export async function listOrders(deps: Pick<Deps, 'db'>, account: AccountRow): Promise<Order[]> {
-  return (await listOrdersOf(deps.db, account.id)).map(toOrder);
+/** GET /orders: a page of the caller's orders of every status, newest first. */
+export async function listOrders(
+  deps: Pick<Deps, 'db'>,
+  account: AccountRow,
+  page: OrderListQuery,
+): Promise<Order[]> {
+  return (await listOrdersOf(deps.db, account.id, page)).map(toOrder);
+}
+
+/** GET /orders/summary: the caller's orders counted, over all events or the one asked for. */
+export function summarizeOrders(
+  deps: Pick<Deps, 'db'>,
+  account: AccountRow,
+  eventId: number | undefined,
+): Promise<OrderSummary> {
+  return orderSummaryOf(deps.db, account.id, eventId);
 }
 
 /** GET /orders/{id}: one of the caller's orders; anyone else's is as unknown as a free id. */

@@ -1,6 +1,6 @@
 import type { ErrorBody } from '@stagedoor/shared/errors';
-import { DEFAULT_MAX_PER_BUYER } from '@stagedoor/shared/limits';
-import type { Order } from '@stagedoor/shared/orders';
+import { DEFAULT_MAX_PER_BUYER, PAGE_DEFAULT, PAGE_MAX } from '@stagedoor/shared/limits';
+import type { Order, OrderSummary } from '@stagedoor/shared/orders';
 import { eq } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
@@ -26,11 +26,39 @@ afterAll(() => app.close());
 
 const ticketsLeft = (eventId: number) => storedTicketsLeft(app, eventId);
 
-const myOrders = async (buyer: TestAccount) => {
-  const response = await api(app, { method: 'GET', url: '/api/orders', headers: authHeader(buyer.token) });
+const myOrders = async (buyer: TestAccount, query = '') => {
+  const response = await api(app, {
+    method: 'GET',
+    url: `/api/orders${query}`,
+    headers: authHeader(buyer.token),
+  });
   expect(response.statusCode).toBe(200);
   return response.json<Order[]>();
 };
+
+const summaryOf = async (buyer: TestAccount, query = '') => {
+  const response = await api(app, {
+    method: 'GET',
+    url: `/api/orders/summary${query}`,
+    headers: authHeader(buyer.token),
+  });
+  expect(response.statusCode).toBe(200);
+  return response.json<OrderSummary>();
+};
+
+/** `count` completed orders of one ticket each, written straight to the table (past the rate limit). */
+const storeOrders = (buyer: TestAccount, eventId: number, count: number) =>
+  app.deps.db.insert(orders).values(
+    Array.from({ length: count }, (_, index) => ({
+      accountId: buyer.user.id,
+      eventId,
+      quantity: 1,
+      unitPriceCents: 100,
+      totalCents: 100,
+      status: 'completed' as const,
+      createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, index)),
+    })),
+  );
 
 const storedOrdersOf = (eventId: number) =>
   app.deps.db.select().from(orders).where(eq(orders.eventId, eventId));
@@ -279,7 +307,68 @@ describe('GET /api/orders', () => {
     expect((await myOrders(buyer)).map((order) => order.event.id)).toEqual([event.id]);
   });
 
+  it(`answers a page at a time: ${PAGE_DEFAULT} unless asked, at most ${PAGE_MAX}`, async () => {
+    const event = await createEvent(app, await createCreator(app), { price: 1 });
+    const buyer = await createUser(app);
+    await storeOrders(buyer, event.id, PAGE_MAX + 5);
+    const all = await myOrders(buyer, `?limit=${PAGE_MAX}`);
+    expect(all).toHaveLength(PAGE_MAX);
+    expect(await myOrders(buyer)).toEqual(all.slice(0, PAGE_DEFAULT));
+    expect(await myOrders(buyer, '?limit=3&offset=2')).toEqual(all.slice(2, 5));
+    const rest = await myOrders(buyer, `?limit=${PAGE_MAX}&offset=${PAGE_MAX}`);
+    expect(rest).toHaveLength(5);
+    expect(new Set([...all, ...rest].map((order) => order.id)).size).toBe(PAGE_MAX + 5);
+
+    const tooMany = await api(app, {
+      method: 'GET',
+      url: `/api/orders?limit=${PAGE_MAX + 1}`,
+      headers: authHeader(buyer.token),
+    });
+    expect(tooMany.statusCode).toBe(400);
+    expect(tooMany.json<ErrorBody>().fields).toEqual({ limit: `limit must be at most ${PAGE_MAX}` });
+  });
+
   it('needs a signed-in account', async () => {
     expect((await api(app, { method: 'GET', url: '/api/orders' })).statusCode).toBe(401);
+  });
+});
+
+describe('GET /api/orders/summary', () => {
+  it("counts the caller's orders and the tickets of the completed ones, over all events or one", async () => {
+    const creator = await createCreator(app);
+    const first = await createEvent(app, creator, { price: 5 });
+    const second = await createEvent(app, creator, { price: 5 });
+    const buyer = await createUser(app);
+    await buyTicketsOk(app, buyer, first.id, 2);
+    await buyTicketsOk(app, buyer, first.id, 3);
+    await buyTicketsOk(app, buyer, second.id, 4);
+    await buyTicketsOk(app, await createUser(app), first.id, 1);
+    await app.deps.db.insert(orders).values({
+      accountId: buyer.user.id,
+      eventId: first.id,
+      quantity: 6,
+      unitPriceCents: 500,
+      totalCents: 3000,
+      status: 'expired',
+    });
+
+    expect(await summaryOf(buyer)).toEqual({ orders: 4, tickets: 9 });
+    expect(await summaryOf(buyer, `?eventId=${first.id}`)).toEqual({ orders: 3, tickets: 5 });
+    expect(await summaryOf(buyer, `?eventId=${second.id}`)).toEqual({ orders: 1, tickets: 4 });
+    expect(await summaryOf(await createUser(app))).toEqual({ orders: 0, tickets: 0 });
+  });
+
+  it('refuses an eventId that is not an id, naming it', async () => {
+    const response = await api(app, {
+      method: 'GET',
+      url: '/api/orders/summary?eventId=abc',
+      headers: authHeader((await createUser(app)).token),
+    });
+    expect(response.statusCode).toBe(400);
+    expect(Object.keys(response.json<ErrorBody>().fields ?? {})).toEqual(['eventId']);
+  });
+
+  it('needs a signed-in account', async () => {
+    expect((await api(app, { method: 'GET', url: '/api/orders/summary' })).statusCode).toBe(401);
   });
 });

@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
 import { api } from '../../../lib/api-client';
 import { isInFuture } from '../../../lib/dates';
-import { myOrdersQuery } from '../../../lib/my-orders';
+import { orderSummaryQuery } from '../../../lib/my-orders';
 import { queryKeys } from '../../../lib/query-keys';
 
 /** The creator dashboard's figures. */
@@ -57,7 +57,7 @@ export function useCreatorStats(user: SessionUser) {
   };
 }
 
-/** The account's orders (spec §2 counts them); the same read as My Tickets, so a purchase updates both. */
+/** The account's orders, counted (spec §2); under the orders prefix, so a purchase updates it. */
 export function useOrderCount(user: SessionUser) {
-  return useQuery({ ...myOrdersQuery(user.id), select: (list) => list.length });
+  return useQuery({ ...orderSummaryQuery(user.id), select: (summary) => summary.orders });
 }

@@ -1,6 +1,6 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { aCreator, anEvent, anOrder, aUser, daysFromNow, signedInAs, stubApi } from '../../../test/api-stub';
+import { aCreator, anEvent, aUser, daysFromNow, signedInAs, stubApi } from '../../../test/api-stub';
 import { renderApp } from '../../../test/render-app';
 
 function card(label: string) {
@@ -11,7 +11,7 @@ describe('user dashboard', () => {
   it('greets the user by email and counts their orders, linking to their tickets', async () => {
     stubApi({
       ...signedInAs(aUser()),
-      'GET /orders': { body: [anOrder({ quantity: 2 }), anOrder({ id: 12, quantity: 1 })] },
+      'GET /orders/summary': ({ query }) => ({ body: { orders: query.has('eventId') ? 0 : 2, tickets: 3 } }),
     });
     renderApp('/user/dashboard');
 
@@ -28,7 +28,7 @@ describe('user dashboard', () => {
     let answer: (reply: { body: unknown }) => void = () => {};
     stubApi({
       ...signedInAs(aUser()),
-      'GET /orders': () => new Promise((resolve) => (answer = resolve)),
+      'GET /orders/summary': () => new Promise((resolve) => (answer = resolve)),
     });
     renderApp('/user/dashboard');
 
@@ -36,7 +36,7 @@ describe('user dashboard', () => {
     expect(tickets).toHaveTextContent('Loading');
     expect(tickets).not.toHaveTextContent('0');
 
-    answer({ body: [] });
+    answer({ body: { orders: 0, tickets: 0 } });
     expect(await screen.findByRole('link', { name: /My Tickets\s*0/ })).toBeInTheDocument();
   });
 
@@ -44,10 +44,10 @@ describe('user dashboard', () => {
     let failing = true;
     stubApi({
       ...signedInAs(aUser()),
-      'GET /orders': () =>
+      'GET /orders/summary': () =>
         failing
           ? { status: 403, body: { statusCode: 403, code: 'FORBIDDEN', message: 'No' } }
-          : { body: [anOrder()] },
+          : { body: { orders: 1, tickets: 2 } },
     });
     const { user } = renderApp('/user/dashboard');
 

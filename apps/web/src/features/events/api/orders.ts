@@ -2,7 +2,7 @@ import { ZPaymentsConfig } from '@stagedoor/shared/money';
 import { ZOrder, type CreateOrderRequest } from '@stagedoor/shared/orders';
 import { skipToken, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, ApiError } from '../../../lib/api-client';
-import { myOrdersQuery } from '../../../lib/my-orders';
+import { orderSummaryQuery } from '../../../lib/my-orders';
 import { queryKeys } from '../../../lib/query-keys';
 
 /** How often the confirmation asks whether a pending order has been paid. */
@@ -58,17 +58,11 @@ export function useOrder(id: string | null) {
   });
 }
 
-/**
- * How many tickets to the event the signed-in account holds: its completed orders' quantities (the same
- * GET /orders as My Tickets). Not asked for a visitor.
- */
+/** How many tickets to the event the signed-in account holds (its completed orders). Not asked for a visitor. */
 export function useTicketsHeld(accountId: number | null, eventId: number) {
   return useQuery({
-    ...myOrdersQuery(accountId ?? 0),
+    ...orderSummaryQuery(accountId ?? 0, eventId),
     enabled: accountId !== null,
-    select: (orders) =>
-      orders
-        .filter((order) => order.status === 'completed' && order.event.id === eventId)
-        .reduce((count, order) => count + order.quantity, 0),
+    select: (summary) => summary.tickets,
   });
 }

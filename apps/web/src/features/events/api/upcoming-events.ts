@@ -1,6 +1,7 @@
 import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { EventListAnswer } from '../../../lib/answers';
+import { nextOffset, pageParams } from '../../../lib/paging';
 import { queryKeys } from '../../../lib/query-keys';
 import { toApiQuery, type EventSearch } from '../lib/event-search';
 
@@ -19,18 +20,13 @@ export function useUpcomingEvents(search: EventSearch) {
   return useInfiniteQuery({
     queryKey: queryKeys.events.upcoming(EVENTS_PAGE_SIZE, query),
     queryFn: ({ pageParam, signal }) => {
-      const params = new URLSearchParams({
-        limit: String(EVENTS_PAGE_SIZE),
-        offset: String(pageParam),
-        ...query,
-      });
+      const params = pageParams(EVENTS_PAGE_SIZE, pageParam);
+      for (const [name, value] of Object.entries(query)) params.set(name, value);
       return api.get(`/events?${params.toString()}`, { schema: EventListAnswer, signal });
     },
     placeholderData: keepPreviousData,
     initialPageParam: 0,
-    // A short page is the last one.
-    getNextPageParam: (lastPage, pages) =>
-      lastPage.length < EVENTS_PAGE_SIZE ? undefined : pages.length * EVENTS_PAGE_SIZE,
+    getNextPageParam: nextOffset(EVENTS_PAGE_SIZE),
     select: (data) => data.pages.flat(),
   });
 }

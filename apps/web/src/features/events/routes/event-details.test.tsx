@@ -2,7 +2,6 @@ import { act, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   anEvent,
-  anOrder,
   aUser,
   daysFromNow,
   hoursFromNow,
@@ -35,16 +34,9 @@ function controlClock() {
 const liveCalls = (calls: ApiCall[]) => calls.filter(({ path }) => path === '/events/4/live');
 
 /** A signed-in fan holding tickets to event 4 (2 + 1), plus orders that must not count. */
-function ticketHolderOrders() {
-  const other = { id: 9, name: 'Other Show', image: null, date: daysFromNow(3) };
-  const jazz = { id: 4, name: 'Jazz Night', image: null, date: daysFromNow(7) };
-  return [
-    anOrder({ id: 1, quantity: 2, event: jazz }),
-    anOrder({ id: 2, quantity: 1, event: jazz }),
-    anOrder({ id: 3, quantity: 5, status: 'refunded', event: jazz }),
-    anOrder({ id: 4, quantity: 4, status: 'pending', event: jazz }),
-    anOrder({ id: 5, quantity: 7, event: other }),
-  ];
+/** The summary of event 4's orders, `tickets` of them: only asked for that event. */
+function ticketsTo(query: URLSearchParams, tickets: number) {
+  return query.get('eventId') === '4' ? { orders: 2, tickets } : { orders: 9, tickets: 99 };
 }
 
 describe('the event page for a ticket holder', () => {
@@ -54,7 +46,7 @@ describe('the event page for a ticket holder', () => {
     stubApi({
       ...signedInAs(aUser()),
       'GET /events/4': { body: anEvent({ date }) },
-      'GET /orders': { body: ticketHolderOrders() },
+      'GET /orders/summary': ({ query }) => ({ body: ticketsTo(query, 3) }),
     });
     renderApp('/events/4');
 
@@ -78,7 +70,7 @@ describe('the event page for a ticket holder', () => {
     stubApi({
       ...signedInAs(aUser()),
       'GET /events/4': { body: anEvent() },
-      'GET /orders': { body: [anOrder({ quantity: 1 })] },
+      'GET /orders/summary': { body: { orders: 1, tickets: 1 } },
     });
     renderApp('/events/4');
 
@@ -95,7 +87,7 @@ describe('the event page for a ticket holder', () => {
           date: '2030-03-05T18:30:00.000Z',
         }),
       },
-      'GET /orders': { body: [anOrder()] },
+      'GET /orders/summary': { body: { orders: 1, tickets: 2 } },
     });
     renderApp('/events/4');
 
@@ -122,7 +114,7 @@ describe('the event page for a ticket holder', () => {
     const calls = stubApi({
       ...signedInAs(aUser()),
       'GET /events/4': { body: anEvent({ date: new Date(Date.now() + 30 * 60_000).toISOString() }) },
-      'GET /orders': { body: [anOrder()] },
+      'GET /orders/summary': { body: { orders: 1, tickets: 2 } },
       'GET /events/4/live': () => ({ body: { live } }),
     });
     renderApp('/events/4');
@@ -148,7 +140,9 @@ describe('the event page for a ticket holder', () => {
       ...signedInAs(aUser()),
       'GET /events/4': { body: anEvent({ date: daysFromNow(2) }) },
       'GET /events/5': { body: anEvent({ id: 5, date: hoursFromNow(0.25) }) },
-      'GET /orders': { body: [anOrder()] },
+      'GET /orders/summary': ({ query }) => ({
+        body: query.get('eventId') === '4' ? { orders: 1, tickets: 2 } : { orders: 0, tickets: 0 },
+      }),
       'GET /events/4/live': { body: { live: true } },
       'GET /events/5/live': { body: { live: true } },
     });
@@ -169,7 +163,7 @@ describe('the event page for a ticket holder', () => {
     stubApi({
       ...signedInAs(aUser()),
       'GET /events/4': { body: anEvent({ date: hoursFromNow(-1) }) },
-      'GET /orders': { body: [anOrder()] },
+      'GET /orders/summary': { body: { orders: 1, tickets: 2 } },
       'GET /events/4/live': { body: { live: false } },
     });
     renderApp('/events/4');
@@ -185,10 +179,10 @@ describe('the event page for a ticket holder', () => {
     stubApi({
       ...signedInAs(aUser()),
       'GET /events/4': { body: anEvent() },
-      'GET /orders': () =>
+      'GET /orders/summary': () =>
         failing
           ? { status: 403, body: { statusCode: 403, code: 'FORBIDDEN', message: 'No' } }
-          : { body: [anOrder()] },
+          : { body: { orders: 1, tickets: 2 } },
     });
     const { user } = renderApp('/events/4');
 

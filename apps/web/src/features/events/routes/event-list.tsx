@@ -1,14 +1,13 @@
 import { useCallback, useEffect } from 'react';
 import { useSearchParams } from 'react-router';
 import { Page } from '../../../components/layout/page';
-import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { TextLink } from '../../../components/ui/text-link';
 import { LoadError } from '../../../components/ui/load-error';
-import { PageSpinner, Spinner } from '../../../components/ui/spinner';
+import { LoadMore } from '../../../components/ui/load-more';
+import { PageSpinner } from '../../../components/ui/spinner';
 import { paths } from '../../../config/paths';
 import { notify } from '../../../lib/notify';
-import { useOnVisible } from '../../../lib/use-on-visible';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useUpcomingEvents } from '../api/upcoming-events';
 import { EventSearchForm } from '../components/event-search-form';
@@ -24,18 +23,8 @@ export function EventListRoute() {
     (next: EventSearch) => setSearchParams(toSearchParams(next), { replace: true }),
     [setSearchParams],
   );
-  const {
-    data: events,
-    isPending,
-    isError,
-    isFetching,
-    refetch,
-    hasNextPage,
-    isFetchingNextPage,
-    fetchNextPage,
-  } = useUpcomingEvents(search);
-  const canLoadMore = hasNextPage && !isFetchingNextPage && !isError;
-  const sentinelRef = useOnVisible<HTMLDivElement>(() => void fetchNextPage(), canLoadMore);
+  const upcoming = useUpcomingEvents(search);
+  const { data: events, isPending, isError, isFetching, refetch } = upcoming;
 
   useEffect(() => {
     if (isError) notify('Error fetching events', 'error');
@@ -70,18 +59,7 @@ export function EventListRoute() {
               </li>
             ))}
           </ul>
-          {hasNextPage ? (
-            <div ref={sentinelRef} className="mt-10 flex justify-center">
-              {isFetchingNextPage ? (
-                <Spinner label="Loading more events" />
-              ) : (
-                // Scrolling loads the next page by itself; the button serves anyone who does not scroll.
-                <Button variant="secondary" onClick={() => void fetchNextPage()}>
-                  Load more events
-                </Button>
-              )}
-            </div>
-          ) : null}
+          <LoadMore pages={upcoming} noun="events" />
         </>
       )}
     </Page>

@@ -1,7 +1,7 @@
-import { useQuery } from '@tanstack/react-query';
+import { useInfiniteQuery } from '@tanstack/react-query';
 import { myOrdersQuery } from '../../../lib/my-orders';
 
-/** GET /orders: the signed-in account's orders. */
+/** GET /orders: the signed-in account's orders, a page at a time. */
 export function useMyOrders(accountId: number) {
-  return useQuery(myOrdersQuery(accountId));
+  return useInfiniteQuery(myOrdersQuery(accountId));
 }

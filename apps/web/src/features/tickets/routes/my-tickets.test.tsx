@@ -2,8 +2,43 @@ import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { anOrder, aUser, signedInAs, stubApi } from '../../../test/api-stub';
 import { renderApp } from '../../../test/render-app';
+import { ORDERS_PAGE_SIZE } from '../../../lib/my-orders';
 
 describe('my tickets', () => {
+  it('shows the newest orders first and the next page on "Load more tickets", until a short page', async () => {
+    const orders = (from: number, count: number) =>
+      Array.from({ length: count }, (_, index) =>
+        anOrder({
+          id: from + index,
+          event: {
+            id: from + index,
+            name: `Show ${from + index}`,
+            image: null,
+            date: '2030-03-05T18:30:00.000Z',
+          },
+        }),
+      );
+    const calls = stubApi({
+      ...signedInAs(aUser()),
+      'GET /orders': ({ query }) => {
+        const offset = Number(query.get('offset'));
+        return { body: offset === 0 ? orders(1, ORDERS_PAGE_SIZE) : orders(offset + 1, 3) };
+      },
+    });
+    const { user } = renderApp('/user/dashboard/my-tickets');
+
+    expect(await screen.findAllByRole('article')).toHaveLength(ORDERS_PAGE_SIZE);
+    await user.click(screen.getByRole('button', { name: 'Load more tickets' }));
+
+    expect(await screen.findByRole('article', { name: `Show ${ORDERS_PAGE_SIZE + 3}` })).toBeInTheDocument();
+    expect(screen.getAllByRole('article')).toHaveLength(ORDERS_PAGE_SIZE + 3);
+    expect(calls.filter(({ path }) => path === '/orders').map(({ query }) => query.toString())).toEqual([
+      `limit=${ORDERS_PAGE_SIZE}&offset=0`,
+      `limit=${ORDERS_PAGE_SIZE}&offset=${ORDERS_PAGE_SIZE}`,
+    ]);
+    expect(screen.queryByRole('button', { name: 'Load more tickets' })).not.toBeInTheDocument();
+  });
+
   it('shows each order as a completed ticket with its count, total and links', async () => {
     stubApi({
       ...signedInAs(aUser()),

@@ -2,6 +2,7 @@ import { Page } from '../../../components/layout/page';
 import { ButtonLink } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { LoadError } from '../../../components/ui/load-error';
+import { LoadMore } from '../../../components/ui/load-more';
 import { PageSpinner } from '../../../components/ui/spinner';
 import { paths } from '../../../config/paths';
 import { useCurrentUser } from '../../../lib/session';
@@ -32,13 +33,16 @@ export function MyTicketsRoute() {
           <ButtonLink to={paths.events}>Explorar eventos</ButtonLink>
         </Card>
       ) : (
-        <ul className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
-          {orders.data.map((order) => (
-            <li key={order.id}>
-              <TicketCard order={order} />
-            </li>
-          ))}
-        </ul>
+        <>
+          <ul className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
+            {orders.data.map((order) => (
+              <li key={order.id}>
+                <TicketCard order={order} />
+              </li>
+            ))}
+          </ul>
+          <LoadMore pages={orders} noun="tickets" />
+        </>
       )}
     </Page>
   );
