@@ -14,6 +14,7 @@ import {
 } from '../test/factories';
 import { pixelBombPng } from '../test/images';
 import { ack, EVENT_TIMEOUT_MS, listen, LiveClients, settle, type LiveClient } from '../test/live-clients';
+import { routesOf } from '../test/routes';
 import { createTestApp } from '../test/test-app';
 
 /**
@@ -41,24 +42,6 @@ async function freshToken(): Promise<string> {
   });
   expect(login.statusCode).toBe(200);
   return login.json<{ access_token: string }>().access_token;
-}
-
-/** Every route as `printRoutes` lists them: `METHOD /path/:param`. */
-function routesOf(): Array<{ method: string; path: string }> {
-  const routes: Array<{ method: string; path: string }> = [];
-  const prefixes: string[] = [];
-  for (const line of app.printRoutes({ commonPrefix: false }).split('\n')) {
-    const match = /^((?:│ {3}| {4})*)[├└]── (\S+) \(([^)]+)\)$/.exec(line);
-    if (!match) continue;
-    const [, indent = '', segment = '', methods = ''] = match;
-    const depth = indent.length / 4;
-    prefixes[depth] = (prefixes[depth - 1] ?? '') + segment;
-    prefixes.length = depth + 1;
-    for (const method of methods.split(', ')) {
-      if (method !== 'HEAD') routes.push({ method, path: prefixes[depth] ?? segment });
-    }
-  }
-  return routes;
 }
 
 // Real values (so a refusal is not just "not found") and hostile ones, for every path parameter.
@@ -149,7 +132,7 @@ async function multipartBodies(): Promise<Array<{ body: Buffer | string; content
 
 describe('hostile input at every route', () => {
   it('is refused in the error body, never with a 5xx, and the server keeps answering', async () => {
-    const routes = routesOf();
+    const routes = routesOf(app);
     expect(routes.length).toBeGreaterThan(40);
     const multipart = await multipartBodies();
     const problems: string[] = [];
