@@ -17,13 +17,15 @@ export function isCreatorOf(account: LiveAccount, event: EventRow): boolean {
  * its creator on any number, a ticket holder on one per ticket paid for (completed orders) (DESIGN.md "Seats"); 0 for anyone else.
  */
 export async function seatsOf(db: Database, account: LiveAccount, event: EventRow): Promise<number> {
-  if (isCreatorOf(account, event)) return Number.POSITIVE_INFINITY;
+  return isCreatorOf(account, event) ? Number.POSITIVE_INFINITY : paidTicketsOf(db, account.id, event.id);
+}
+
+/** The tickets of the account's completed orders for the event (refunded ones no longer count). */
+export async function paidTicketsOf(db: Database, accountId: number, eventId: number): Promise<number> {
   const [tickets] = await db
     .select({ held: sum(orders.quantity).mapWith(Number) })
     .from(orders)
-    .where(
-      and(eq(orders.eventId, event.id), eq(orders.accountId, account.id), eq(orders.status, 'completed')),
-    );
+    .where(and(eq(orders.eventId, eventId), eq(orders.accountId, accountId), eq(orders.status, 'completed')));
   return tickets?.held ?? 0;
 }
 

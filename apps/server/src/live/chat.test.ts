@@ -165,6 +165,29 @@ describe('chatMessage', () => {
     expect(await sent(other, event, 'I can still talk')).toMatchObject({ content: 'I can still talk' });
     expect((await history(other, event)).map((message) => message.content)).not.toContain('one more');
   });
+
+  it('is refused to a fan whose ticket was refunded since joining (a cancelled event), who is then out of the chat', async () => {
+    const creator = await createCreator(app);
+    const event = await createEvent(app, creator);
+    const fan = await inChat(await ticketHolder(event), event);
+    const host = await inChat(creator, event);
+    const cancelled = await api(app, {
+      method: 'POST',
+      url: `/api/events/${event.id}/cancel`,
+      headers: authHeader(creator.token),
+    });
+    expect(cancelled.statusCode).toBe(200);
+
+    expect(await send(fan, event, 'Still here?')).toEqual({
+      success: false,
+      code: 'TICKET_REQUIRED',
+      error: 'You need a ticket for this event',
+    });
+    const heard = record(fan, 'chatMessage');
+    await sent(host, event, 'Sorry, the show is off');
+    await settle(fan);
+    expect(heard).toEqual([]);
+  });
 });
 
 describe('who wrote a message', () => {

@@ -11,7 +11,7 @@ import type { EventRow } from '../db/schema';
 import { findAccountById } from '../modules/auth/accounts.repo';
 import { chatMessagesSent } from '../plugins/metrics';
 import { USER_NOT_FOUND_MESSAGE } from '../modules/users/users.service';
-import { isCreatorOf, ownedEvent, watchableEvent } from './access';
+import { isCreatorOf, NEED_A_TICKET_MESSAGE, ownedEvent, paidTicketsOf, watchableEvent } from './access';
 import {
   insertChatMessage,
   isMuted,
@@ -76,6 +76,12 @@ export function registerChatHandlers(live: Live, socket: LiveSocket, handlers: S
       if (!host) throw new LiveError('FORBIDDEN', JOIN_CHAT_FIRST_MESSAGE);
       if ((await live.chatLimiter.take(String(account.id))) !== null)
         throw new LiveError('RATE_LIMITED', TOO_FAST_MESSAGE);
+      // The ticket that let it join may have been refunded since (a cancelled event): no more talking.
+      if (host.creatorId !== account.id && (await paidTicketsOf(db, account.id, eventId)) === 0) {
+        joinedChats.delete(eventId);
+        await socket.leave(chatRoom(eventId));
+        throw new LiveError('TICKET_REQUIRED', NEED_A_TICKET_MESSAGE);
+      }
       if (await isMuted(db, eventId, account.id)) throw new LiveError('FORBIDDEN', MUTED_MESSAGE);
       const stored = await insertChatMessage(db, { eventId, accountId: account.id, content });
       chatMessagesSent.inc();

@@ -17,6 +17,8 @@ export type LiveAccount = Pick<
 
 export interface SocketData {
   account: LiveAccount;
+  /** The id of the token the socket signed in with: a logout of that token disconnects it. */
+  tokenId: string;
   /**
    * The stream this socket last started or joined, and as what. The registry has the last word: this
    * only says where to look (another instance may have stopped the stream, or another socket taken over).
@@ -55,5 +57,7 @@ export interface Live {
 export const streamRoom = (eventId: number) => `stream:${eventId}`;
 /** Every socket of an account, on whichever instance: joined at connection. */
 export const accountRoom = (accountId: number) => `account:${accountId}`;
+/** Every socket signed in with one token (its `jti`), on whichever instance: joined at connection. */
+export const sessionRoom = (tokenId: string) => `session:${tokenId}`;
 /** Sockets that joined an event's chat. */
 export const chatRoom = (eventId: number) => `chat:${eventId}`;

@@ -4,7 +4,7 @@ import { SOCKET_PATH } from '@stagedoor/shared/realtime';
 import type { FastifyInstance } from 'fastify';
 import { Server } from 'socket.io';
 import { registerChatHandlers } from './chat';
-import { accountRoom, type Live, type LiveServer } from './context';
+import { accountRoom, sessionRoom, type Live, type LiveServer } from './context';
 import { eventLimits } from './event-limits';
 import { socketHandlers } from './handlers';
 import { authenticateHandshake } from './handshake';
@@ -62,8 +62,8 @@ export async function setupLiveGateway(
 
   io.use(authenticateHandshake(live));
   io.on('connection', (socket) => {
-    // Local and at once (no adapter round trip): disconnectAccount reaches the socket from its first event.
-    void socket.join(accountRoom(socket.data.account.id));
+    // Local and at once (no adapter round trip): a disconnect reaches the socket from its first event.
+    void socket.join([accountRoom(socket.data.account.id), sessionRoom(socket.data.tokenId)]);
     const handlers = socketHandlers(live, socket);
     registerStreamHandlers(live, socket, handlers);
     registerSignalling(live, socket, handlers);
@@ -95,10 +95,9 @@ export async function setupLiveGateway(
     connectedSockets: () => io.engine.clientsCount,
     showsBroadcastHere: () => showsBroadcastThrough(live),
     checkMedia: () => media.check(),
-    disconnectAccount: async (accountId) => {
-      // Through the adapter: every instance disconnects its own sockets of the account.
-      io.in(accountRoom(accountId)).disconnectSockets(true);
-    },
+    // Through the adapter: every instance disconnects its own sockets of the account or the token.
+    disconnectAccount: async (accountId) => io.in(accountRoom(accountId)).disconnectSockets(true),
+    disconnectSession: async (tokenId) => io.in(sessionRoom(tokenId)).disconnectSockets(true),
   };
 }
 
@@ -131,9 +130,11 @@ export interface LiveHandle {
   /** Resolves when the media server answers (GET /api/ready); at once peer to peer. */
   checkMedia: () => Promise<void>;
   /**
-   * Disconnects every socket of the account, on every instance (a password change, a logout): the
+   * Disconnects every socket of the account, on every instance (a password change, a logout everywhere): the
    * sockets of this one at once, those of the others as soon as they read the request from Redis.
    * Their clients reconnect, and must sign in again if their token was revoked.
    */
   disconnectAccount: (accountId: number) => Promise<void>;
+  /** Disconnects every socket signed in with the token (a logout), as disconnectAccount does. */
+  disconnectSession: (tokenId: string) => Promise<void>;
 }

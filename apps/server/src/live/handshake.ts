@@ -1,7 +1,7 @@
 import type { LiveErrorCode } from '@stagedoor/shared/realtime';
 import type { AccountRow } from '../db/schema';
 import { hasCode } from '../errors';
-import { accountForToken, bearerToken } from '../plugins/auth';
+import { bearerToken, sessionForToken } from '../plugins/auth';
 import type { Live, LiveSocket } from './context';
 import { SOCKETS_PER_ACCOUNT } from './limits';
 
@@ -53,14 +53,14 @@ export function authenticateHandshake(live: Live) {
 }
 
 async function admit(live: Live, socket: LiveSocket): Promise<void> {
-  let account: AccountRow;
+  let session: { account: AccountRow; tokenId: string };
   try {
-    account = await accountForToken(live.deps, handshakeToken(socket.handshake));
+    session = await sessionForToken(live.deps, handshakeToken(socket.handshake));
   } catch (error) {
     if (!hasCode('UNAUTHORIZED')(error)) live.deps.log.error({ err: error }, 'live: handshake failed');
     throw new HandshakeRefusal(null, AUTHENTICATION_ERROR_MESSAGE);
   }
-  const { id, role, firstName, lastName, nickname, profileImage } = account;
+  const { id, role, firstName, lastName, nickname, profileImage } = session.account;
   if (!(await live.presence.admitSocket(id))) {
     throw new HandshakeRefusal('TOO_MANY_CONNECTIONS', TOO_MANY_CONNECTIONS_MESSAGE);
   }
@@ -75,5 +75,9 @@ async function admit(live: Live, socket: LiveSocket): Promise<void> {
   if (socket.conn.readyState !== 'open') release();
   socket.conn.once('close', release);
   socket.once('disconnect', release);
-  socket.data = { account: { id, role, firstName, lastName, nickname, profileImage }, stream: null };
+  socket.data = {
+    account: { id, role, firstName, lastName, nickname, profileImage },
+    tokenId: session.tokenId,
+    stream: null,
+  };
 }

@@ -1,7 +1,15 @@
 import type { Event } from '@stagedoor/shared/events';
 import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { buyTicketsOk, createCreator, createEvent, createUser, type TestAccount } from '../../test/factories';
+import {
+  api,
+  authHeader,
+  buyTicketsOk,
+  createCreator,
+  createEvent,
+  createUser,
+  type TestAccount,
+} from '../../test/factories';
 import {
   ack,
   EVENT_TIMEOUT_MS,
@@ -252,5 +260,29 @@ describe('disconnectAccount', () => {
     expect(await Promise.all(gone)).toEqual(['io server disconnect', 'io server disconnect']);
     await settle(other);
     expect(other.connected).toBe(true);
+  });
+});
+
+describe('POST /api/auth/logout', () => {
+  it("disconnects the sockets its token opened, and not the account's other sessions", async () => {
+    const account = await createUser(app);
+    const login = await api(app, {
+      method: 'POST',
+      url: '/api/auth/login/user',
+      payload: { email: account.email, password: account.password },
+    });
+    const elsewhere = { ...account, token: login.json<{ access_token: string }>().access_token };
+    const [here, stillHere] = [await clients.connect(account), await clients.connect(elsewhere)];
+    const gone = new Promise((resolve) => here.once('disconnect', resolve));
+
+    const logout = await api(app, {
+      method: 'POST',
+      url: '/api/auth/logout',
+      headers: authHeader(account.token),
+    });
+    expect(logout.statusCode).toBe(204);
+    expect(await gone).toBe('io server disconnect');
+    await settle(stillHere);
+    expect(stillHere.connected).toBe(true);
   });
 });

@@ -28,26 +28,26 @@ export function bearerToken(authorization: string | undefined): string | undefin
 }
 
 /**
- * The account a token stands for, or a 401 whose message says why: no token, a token that is not
- * ours, an expired one, one signed out, or one revoked by a password change or a logout everywhere
- * (its version is outdated). HTTP requests and the live socket's handshake both sign in through here.
+ * The account a token stands for and the token's id (its `jti`), or a 401 whose message says why: no
+ * token, a token that is not ours, an expired one, one signed out, or one revoked by a password change
+ * or a logout everywhere (its version is outdated). HTTP requests and the live socket's handshake both sign in through here.
  */
-export async function accountForToken(
+export async function sessionForToken(
   deps: Pick<Deps, 'config' | 'db'>,
   token: string | undefined,
-): Promise<AccountRow> {
+): Promise<{ account: AccountRow; tokenId: string }> {
   if (!token) throw new AppError('UNAUTHORIZED', SESSION_MESSAGES.missing);
   const claims = await verifyAccessToken(deps.config.jwtSecret, token);
   const found = await findAccountForToken(deps.db, claims.accountId, claims.tokenId);
   if (!found || found.revoked || found.account.tokenVersion !== claims.tokenVersion) {
     throw new AppError('UNAUTHORIZED', SESSION_MESSAGES.expired);
   }
-  return found.account;
+  return { account: found.account, tokenId: claims.tokenId };
 }
 
-/** The account behind the request's bearer token, or a 401 (see accountForToken). */
+/** The account behind the request's bearer token, or a 401 (see sessionForToken). */
 export async function authenticate(request: FastifyRequest): Promise<AccountRow> {
-  const account = await accountForToken(request.server.deps, bearerToken(request.headers.authorization));
+  const { account } = await sessionForToken(request.server.deps, bearerToken(request.headers.authorization));
   request.account = account;
   return account;
 }

@@ -126,9 +126,11 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => signedOutElsewhere(await resetPassword(app.deps, request.body, new Date())),
   );
 
-  // Signs this token out. Answered 204 whatever the token: a client logging out is never told it cannot.
+  // Signs this token out, and the sockets it opened. Answered 204 whatever the token: a client logging
+  // out is never told it cannot.
   app.post('/auth/logout', async (request, reply) => {
-    await logOut(app.deps, bearerToken(request.headers.authorization), new Date());
+    const tokenId = await logOut(app.deps, bearerToken(request.headers.authorization), new Date());
+    if (tokenId) await app.live.disconnectSession(tokenId);
     return reply.code(204).send();
   });
 

@@ -202,18 +202,23 @@ export async function resetPassword(
   return startSession(deps, await setPassword(deps.db, reset.accountId, input.password));
 }
 
-/** POST /auth/logout: the token can no longer be used; one that is not ours, or expired, needs nothing. */
+/**
+ * POST /auth/logout: the token can no longer be used, and its id is answered (its sockets go too); one
+ * that is not ours, or expired, needs nothing (null).
+ */
 export async function logOut(
   deps: Pick<Deps, 'db' | 'config'>,
   token: string | undefined,
   now: Date,
-): Promise<void> {
-  if (!token) return;
+): Promise<string | null> {
+  if (!token) return null;
   try {
     const { tokenId, expiresAt } = await verifyAccessToken(deps.config.jwtSecret, token);
     await revokeToken(deps.db, tokenId, expiresAt, now);
+    return tokenId;
   } catch (error) {
     if (!hasCode('UNAUTHORIZED')(error)) throw error;
+    return null;
   }
 }
 
