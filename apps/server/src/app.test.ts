@@ -276,3 +276,36 @@ describe('a request that never arrives whole', () => {
     }
   });
 });
+
+describe('a request that arrives while the server closes', () => {
+  it('is answered 503 in the error body, and its connection closed', async () => {
+    const closingApp = await createTestApp();
+    const { port } = new URL(await listen(closingApp));
+    const connection = createConnection({ host: '127.0.0.1', port: Number(port) });
+    let answer = '';
+    connection.on('data', (chunk: Buffer) => (answer += chunk.toString()));
+    const closed = new Promise<void>((resolve) => connection.on('close', () => resolve()));
+    // A request under way holds the close; the one pipelined behind it is read once the close began.
+    const body = '{"email":"nobody@example.com","password":"not-the-password"}';
+    const head =
+      'POST /api/auth/login/user HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n' +
+      `Content-Length: ${body.length}\r\n\r\n`;
+    connection.write(head + body.slice(0, 5));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const closing = closingApp.close();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    connection.write(body.slice(5) + 'GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n');
+    await Promise.all([closed, closing]);
+
+    const [first = '', second = ''] = answer.split(/(?=HTTP\/1\.1 )/);
+    expect(first).toMatch(/^HTTP\/1\.1 401/);
+    expect(second).toMatch(/^HTTP\/1\.1 503/);
+    expect(second.toLowerCase()).toContain('connection: close');
+    const errorBody = JSON.parse(second.slice(second.indexOf('\r\n\r\n') + 4)) as ErrorBody;
+    expect(errorBody).toEqual({
+      statusCode: 503,
+      code: 'SERVICE_UNAVAILABLE',
+      message: 'The server is restarting. Please try again in a moment.',
+    });
+  });
+});

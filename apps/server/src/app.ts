@@ -96,6 +96,8 @@ export async function buildApp(config: Config, seams: TestSeams = {}): Promise<A
     trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
     requestIdHeader: false,
     frameworkErrors: answerError,
+    // setupErrorHandler answers such requests in the product's error body.
+    return503OnClosing: false,
     genReqId: (request) => {
       const incoming = request.headers['x-request-id'];
       return typeof incoming === 'string' && INCOMING_REQUEST_ID.test(incoming) ? incoming : randomUUID();
