@@ -6,6 +6,7 @@ import {
 import {
   SOCKET_PATH,
   type ClientToServerEvents,
+  type LiveErrorCode,
   type ServerToClientEvents,
 } from '@stagedoor/shared/realtime';
 import { useEffect, useState, useSyncExternalStore } from 'react';
@@ -20,8 +21,11 @@ export type LiveConnection =
   | { status: 'connected' }
   /** There is no session token to authenticate the handshake with. */
   | { status: 'no-token' }
-  /** The server turned the handshake down (bad or expired token); socket.io does not retry it. */
-  | { status: 'refused'; message: string }
+  /**
+   * The server turned the handshake down: a bad or expired token, which socket.io does not retry, or
+   * too many connections of the account (`code` TOO_MANY_CONNECTIONS), tried again after a pause.
+   */
+  | { status: 'refused'; message: string; code?: LiveErrorCode }
   /** The server could not be reached; socket.io is retrying. */
   | { status: 'failed'; message: string }
   | { status: 'disconnected'; reason: string };
@@ -75,14 +79,18 @@ class LiveSocketOwner {
     let nextRound: ReturnType<typeof setTimeout> | undefined;
     const set = (connection: LiveConnection) => this.publish({ socket, connection });
 
-    socket.on('connect', () => set({ status: 'connected' }));
-    socket.on('connect_error', (error) =>
-      // An inactive socket after a connect_error means the server refused it, not that it was unreachable.
-      set({ status: socket.active ? 'failed' : 'refused', message: error.message }),
-    );
     const startNextRound = () => {
       nextRound = setTimeout(() => socket.connect(), RECONNECT_ROUND_PAUSE_MS);
     };
+    socket.on('connect', () => set({ status: 'connected' }));
+    socket.on('connect_error', (error) => {
+      if (socket.active) return set({ status: 'failed', message: error.message });
+      // An inactive socket after a connect_error means the server refused it, not that it was unreachable.
+      const { code } = (error as Error & { data?: { code?: LiveErrorCode } }).data ?? {};
+      set({ status: 'refused', message: error.message, code });
+      // Another tab or device may close meanwhile.
+      if (code === 'TOO_MANY_CONNECTIONS') startNextRound();
+    });
     socket.on('disconnect', (reason) => {
       set({ status: 'disconnected', reason });
       // socket.io reconnects by itself after any drop except one the server asked for.
@@ -132,12 +140,16 @@ export function broadcasterConnectionToast(connection: LiveConnection): string |
   }
 }
 
+const COULD_NOT_AUTHENTICATE = 'Could not authenticate. Please log in again.';
+
 /** The viewer's message for a connection problem (spec §8), or null when there is none to show. */
 export function viewerConnectionMessage(connection: LiveConnection): string | null {
   switch (connection.status) {
-    case 'no-token':
     case 'refused':
-      return 'Could not authenticate. Please log in again.';
+      // Too many connections: the server's own words say which tabs or devices to close.
+      return connection.code === 'TOO_MANY_CONNECTIONS' ? connection.message : COULD_NOT_AUTHENTICATE;
+    case 'no-token':
+      return COULD_NOT_AUTHENTICATE;
     case 'failed':
       return 'Error connecting to server. Trying to reconnect...';
     case 'disconnected':
