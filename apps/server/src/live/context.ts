@@ -47,6 +47,8 @@ export interface Live {
   limits: EventLimits;
   /** Chat messages per account, over the deployment (see chat.ts). */
   chatLimiter: Counter;
+  /** Handshakes per account (HANDSHAKE_LIMIT). */
+  handshakeLimiter: Counter;
   /** The sockets of each account over the deployment, and the instances alive. */
   presence: Presence;
   /** Per event: the timer ending a stream whose broadcaster dropped, unless they come back first. */

@@ -8,7 +8,7 @@ import { accountRoom, sessionRoom, type Live, type LiveServer } from './context'
 import { eventLimits } from './event-limits';
 import { socketHandlers } from './handlers';
 import { authenticateHandshake } from './handshake';
-import { CHAT_MESSAGE_LIMIT, MAX_MESSAGE_BYTES } from './limits';
+import { CHAT_MESSAGE_LIMIT, HANDSHAKE_LIMIT, MAX_MESSAGE_BYTES } from './limits';
 import { MemoryPresence, RedisPresence } from './presence';
 import type { RedisConnection } from '../redis';
 import { RedisStreamRegistry } from './redis-stream-registry';
@@ -52,6 +52,7 @@ export async function setupLiveGateway(
     tasks: new TaskTracker(log),
     limits: eventLimits(app.limits),
     chatLimiter: app.limits('live-chat-account', CHAT_MESSAGE_LIMIT),
+    handshakeLimiter: app.limits('live-handshakes-account', HANDSHAKE_LIMIT),
     presence: redis
       ? new RedisPresence(redis.client, instanceId, config.liveInstanceTimeoutMs, log)
       : new MemoryPresence(),

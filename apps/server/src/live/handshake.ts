@@ -1,12 +1,12 @@
 import type { LiveErrorCode } from '@stagedoor/shared/realtime';
-import type { AccountRow } from '../db/schema';
 import { hasCode } from '../errors';
-import { bearerToken, sessionForToken } from '../plugins/auth';
+import { bearerToken, claimsOf, sessionFor } from '../plugins/auth';
 import type { Live, LiveSocket } from './context';
 import { SOCKETS_PER_ACCOUNT } from './limits';
 
 /** What a refused client reads in its `connect_error`; the reason (expired, revoked…) is not its business. */
 export const AUTHENTICATION_ERROR_MESSAGE = 'Authentication error';
+export const TOO_MANY_HANDSHAKES_MESSAGE = 'Too many connection attempts: wait a minute and try again';
 export const TOO_MANY_CONNECTIONS_MESSAGE =
   `This account already has ${SOCKETS_PER_ACCOUNT} live connections open (tabs or devices): ` +
   'close one of them to connect here';
@@ -53,13 +53,20 @@ export function authenticateHandshake(live: Live) {
 }
 
 async function admit(live: Live, socket: LiveSocket): Promise<void> {
-  let session: { account: AccountRow; tokenId: string };
-  try {
-    session = await sessionForToken(live.deps, handshakeToken(socket.handshake));
-  } catch (error) {
+  const refused = (error: unknown) => {
     if (!hasCode('UNAUTHORIZED')(error)) live.deps.log.error({ err: error }, 'live: handshake failed');
-    throw new HandshakeRefusal(null, AUTHENTICATION_ERROR_MESSAGE);
+    return new HandshakeRefusal(null, AUTHENTICATION_ERROR_MESSAGE);
+  };
+  // Counted before the database is asked: a loop of reconnections costs it nothing once refused.
+  const claims = await claimsOf(live.deps, handshakeToken(socket.handshake)).catch((error: unknown) => {
+    throw refused(error);
+  });
+  if ((await live.handshakeLimiter.take(String(claims.accountId))) !== null) {
+    throw new HandshakeRefusal('RATE_LIMITED', TOO_MANY_HANDSHAKES_MESSAGE);
   }
+  const session = await sessionFor(live.deps, claims).catch((error: unknown) => {
+    throw refused(error);
+  });
   const { id, role, firstName, lastName, nickname, profileImage } = session.account;
   if (!(await live.presence.admitSocket(id))) {
     throw new HandshakeRefusal('TOO_MANY_CONNECTIONS', TOO_MANY_CONNECTIONS_MESSAGE);

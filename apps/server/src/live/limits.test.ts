@@ -21,8 +21,9 @@ import {
 } from '../../test/live-clients';
 import { createTestApp } from '../../test/test-app';
 import { TOO_MANY_REQUESTS_MESSAGE, TOO_MANY_WAITING_MESSAGE } from './event-limits';
-import { TOO_MANY_CONNECTIONS_MESSAGE } from './handshake';
+import { TOO_MANY_CONNECTIONS_MESSAGE, TOO_MANY_HANDSHAKES_MESSAGE } from './handshake';
 import {
+  HANDSHAKE_LIMIT,
   REFUSALS_BEFORE_DISCONNECT,
   REQUEST_LIMITS,
   SIGNAL_LIMITS,
@@ -234,6 +235,16 @@ describe('sockets per account', () => {
     expect(await refusalOf(clients.connect(account))).toMatchObject({
       message: TOO_MANY_CONNECTIONS_MESSAGE,
     });
+  });
+
+  it(`refuses an account's handshake past ${HANDSHAKE_LIMIT.max} a minute, saying why, whatever its sockets`, async () => {
+    const account = await createUser(app);
+    for (let n = 0; n < HANDSHAKE_LIMIT.max; n += 1) (await clients.connect(account)).disconnect();
+    expect(await refusalOf(clients.connect(account))).toEqual({
+      message: TOO_MANY_HANDSHAKES_MESSAGE,
+      data: { code: 'RATE_LIMITED' },
+    });
+    await clients.connect(await createUser(app));
   });
 
   it('does not count a client that went away during the handshake', async () => {

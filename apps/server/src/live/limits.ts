@@ -14,6 +14,12 @@ export const MAX_MESSAGE_BYTES = 256 * 1024;
 export const SOCKETS_PER_ACCOUNT = 10;
 
 /**
+ * Handshakes per account, over every instance, counted before its token is looked up: every tab
+ * reconnecting after a restart, twice over, and a client refused for too many sockets retrying.
+ */
+export const HANDSHAKE_LIMIT: Limit = { max: 60, windowMs: 60_000 };
+
+/**
  * Events of one socket waiting for the ones before it (they run in order). A client that waits for
  * its answers never has more than a few; more are refused at once instead of queued.
  */

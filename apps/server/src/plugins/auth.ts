@@ -4,7 +4,7 @@ import type { AccountRow } from '../db/schema';
 import type { Deps } from '../deps';
 import { AppError, hasCode } from '../errors';
 import { findAccountForToken } from '../modules/auth/accounts.repo';
-import { SESSION_MESSAGES, verifyAccessToken } from '../modules/auth/tokens';
+import { SESSION_MESSAGES, verifyAccessToken, type TokenClaims } from '../modules/auth/tokens';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -30,14 +30,27 @@ export function bearerToken(authorization: string | undefined): string | undefin
 /**
  * The account a token stands for and the token's id (its `jti`), or a 401 whose message says why: no
  * token, a token that is not ours, an expired one, one signed out, or one revoked by a password change
- * or a logout everywhere (its version is outdated). HTTP requests and the live socket's handshake both sign in through here.
+ * or a logout everywhere (its version is outdated). HTTP requests and the live socket's handshake both
+ * sign in through here; the handshake reads the claims first (claimsOf), to count its attempts.
  */
 export async function sessionForToken(
   deps: Pick<Deps, 'config' | 'db'>,
   token: string | undefined,
 ): Promise<{ account: AccountRow; tokenId: string }> {
+  return sessionFor(deps, await claimsOf(deps, token));
+}
+
+/** What a token says, if it is ours and unexpired; else a 401 (sessionForToken). */
+export async function claimsOf(deps: Pick<Deps, 'config'>, token: string | undefined): Promise<TokenClaims> {
   if (!token) throw new AppError('UNAUTHORIZED', SESSION_MESSAGES.missing);
-  const claims = await verifyAccessToken(deps.config.jwtSecret, token);
+  return verifyAccessToken(deps.config.jwtSecret, token);
+}
+
+/** The account behind verified claims, unless the token was signed out or revoked (sessionForToken). */
+export async function sessionFor(
+  deps: Pick<Deps, 'db'>,
+  claims: TokenClaims,
+): Promise<{ account: AccountRow; tokenId: string }> {
   const found = await findAccountForToken(deps.db, claims.accountId, claims.tokenId);
   if (!found || found.revoked || found.account.tokenVersion !== claims.tokenVersion) {
     throw new AppError('UNAUTHORIZED', SESSION_MESSAGES.expired);

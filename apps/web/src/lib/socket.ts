@@ -23,7 +23,7 @@ export type LiveConnection =
   | { status: 'no-token' }
   /**
    * The server turned the handshake down: a bad or expired token, which socket.io does not retry, or
-   * too many connections of the account (`code` TOO_MANY_CONNECTIONS), tried again after a pause.
+   * a limit of the account's (`code`: too many connections or attempts), tried again after a pause.
    */
   | { status: 'refused'; message: string; code?: LiveErrorCode }
   /** The server could not be reached; socket.io is retrying. */
@@ -40,6 +40,10 @@ const ACK_TIMEOUT_MS = 10_000;
  * page left open would then stay offline for good. It starts again after the pause of a viewer's retry.
  */
 const RECONNECT_ROUND_PAUSE_MS = VIEWER_RETRY_MS;
+
+/** A handshake refused for one of the account's limits, not its token: it passes, and its words say how. */
+const isPassingRefusal = (code: LiveErrorCode | undefined) =>
+  code === 'TOO_MANY_CONNECTIONS' || code === 'RATE_LIMITED';
 
 const CONNECTING: LiveSocketState = { socket: null, connection: { status: 'connecting' } };
 const NO_TOKEN: LiveSocketState = { socket: null, connection: { status: 'no-token' } };
@@ -88,8 +92,8 @@ class LiveSocketOwner {
       // An inactive socket after a connect_error means the server refused it, not that it was unreachable.
       const { code } = (error as Error & { data?: { code?: LiveErrorCode } }).data ?? {};
       set({ status: 'refused', message: error.message, code });
-      // Another tab or device may close meanwhile.
-      if (code === 'TOO_MANY_CONNECTIONS') startNextRound();
+      // Another tab or device may close meanwhile, or the minute pass.
+      if (isPassingRefusal(code)) startNextRound();
     });
     socket.on('disconnect', (reason) => {
       set({ status: 'disconnected', reason });
@@ -146,8 +150,7 @@ const COULD_NOT_AUTHENTICATE = 'Could not authenticate. Please log in again.';
 export function viewerConnectionMessage(connection: LiveConnection): string | null {
   switch (connection.status) {
     case 'refused':
-      // Too many connections: the server's own words say which tabs or devices to close.
-      return connection.code === 'TOO_MANY_CONNECTIONS' ? connection.message : COULD_NOT_AUTHENTICATE;
+      return isPassingRefusal(connection.code) ? connection.message : COULD_NOT_AUTHENTICATE;
     case 'no-token':
       return COULD_NOT_AUTHENTICATE;
     case 'failed':

@@ -127,31 +127,36 @@ describe('event stream page', () => {
     expect(screen.getByText('Could not authenticate. Please log in again.')).toBeInTheDocument();
   });
 
-  it("says in the server's words that the account has too many connections open, and tries again after a pause", async () => {
-    stubStreamApi(ada);
-    renderApp('/events/4/stream');
-    await screen.findByRole('region', { name: 'Stream' });
-    const socket = latestSocket();
-    const reconnect = vi.spyOn(socket, 'connect');
-    socket.active = false;
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    try {
-      const message = 'This account already has 10 live connections open: close one of them to connect here';
-      socket.serverEmit(
-        'connect_error',
-        Object.assign(new Error(message), { data: { code: 'TOO_MANY_CONNECTIONS' } }),
-      );
+  it.each([
+    [
+      'TOO_MANY_CONNECTIONS',
+      'This account already has 10 live connections open: close one of them to connect here',
+    ],
+    ['RATE_LIMITED', 'Too many connection attempts: wait a minute and try again'],
+  ])(
+    "says in the server's words why it refused the account (%s), and tries again after a pause",
+    async (code, message) => {
+      stubStreamApi(ada);
+      renderApp('/events/4/stream');
+      await screen.findByRole('region', { name: 'Stream' });
+      const socket = latestSocket();
+      const reconnect = vi.spyOn(socket, 'connect');
+      socket.active = false;
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+      try {
+        socket.serverEmit('connect_error', Object.assign(new Error(message), { data: { code } }));
 
-      expect(screen.getByText(message)).toBeInTheDocument();
-      expect(screen.queryByText('Could not authenticate. Please log in again.')).not.toBeInTheDocument();
-      act(() => vi.advanceTimersByTime(VIEWER_RETRY_MS - 1));
-      expect(reconnect).not.toHaveBeenCalled();
-      act(() => vi.advanceTimersByTime(1));
-      expect(reconnect).toHaveBeenCalledTimes(1);
-    } finally {
-      vi.useRealTimers();
-    }
-  });
+        expect(screen.getByText(message)).toBeInTheDocument();
+        expect(screen.queryByText('Could not authenticate. Please log in again.')).not.toBeInTheDocument();
+        act(() => vi.advanceTimersByTime(VIEWER_RETRY_MS - 1));
+        expect(reconnect).not.toHaveBeenCalled();
+        act(() => vi.advanceTimersByTime(1));
+        expect(reconnect).toHaveBeenCalledTimes(1);
+      } finally {
+        vi.useRealTimers();
+      }
+    },
+  );
 
   it('says when the stream settings could not be loaded, and loads them again on request', async () => {
     let configLoads = 0;
