@@ -221,6 +221,11 @@ describe('who wrote a message', () => {
       // Full-width letters, a doubled space, a zero-width space.
       { firstName: 'Ｍａｙａ ', lastName: '\u200BRivers' },
       { firstName: 'Maya\u00A0', lastName: 'Rivers' },
+      // Letters of other scripts drawn like Latin ones: Cyrillic М, а and у; a Greek ν.
+      { firstName: '\u041C\u0430\u0443\u0430', lastName: 'Rivers' },
+      { firstName: 'Maya', lastName: 'Ri\u03BDers' },
+      // Accents and a lowercase "rn" for "m".
+      { firstName: 'rnáyá', lastName: 'Rivérs' },
     ];
     const creatorSocket = await inChat(creator, event);
     for (const names of lookalikes) {

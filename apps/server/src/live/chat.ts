@@ -21,7 +21,7 @@ import {
   type ChatMessageWithAuthor,
 } from './chat.repo';
 import { chatRoom, type Live, type LiveAccount, type LiveSocket } from './context';
-import { lookalikeKey } from './display-names';
+import { lookalikeKey, looksAlike, type NameKey } from './display-names';
 import { LiveError, type SocketHandlers } from './handlers';
 
 export const JOIN_CHAT_FIRST_MESSAGE = 'Join the chat before sending messages';
@@ -41,7 +41,7 @@ const PROFILE_IMAGE_PATHS: Record<Role, string> = {
 /** Whose chat it is: its creator, and the form of their name nobody else may show (display-names.ts). */
 interface ChatHost {
   creatorId: number;
-  creatorNameKey: string;
+  creatorNameKey: NameKey | null;
 }
 
 /**
@@ -120,7 +120,7 @@ async function chatHostOf(live: Live, account: LiveAccount, event: EventRow): Pr
     : await findAccountById(live.deps.db, event.creatorId);
   return {
     creatorId: event.creatorId,
-    creatorNameKey: creator ? lookalikeKey(displayName(creator)) : '',
+    creatorNameKey: creator ? lookalikeKey(displayName(creator)) : null,
   };
 }
 
@@ -129,13 +129,14 @@ const displayName = (account: Pick<LiveAccount, 'firstName' | 'lastName'>) =>
 
 /**
  * The message as every client shows it. A fan whose name reads as the creator's (the same once
- * normalised, whatever the case, width or invisible characters) is shown with their unique nickname,
- * so nobody can pass for the creator in their own chat.
+ * normalised, whatever the case, width, accents, script or invisible characters) is shown with their
+ * unique nickname, so nobody can pass for the creator in their own chat.
  */
 function toChatMessage({ message, author }: ChatMessageWithAuthor, host: ChatHost): ChatMessage {
   const isCreator = author.id === host.creatorId;
   const name = displayName(author);
-  const passesForCreator = !isCreator && lookalikeKey(name) === host.creatorNameKey;
+  const passesForCreator =
+    !isCreator && host.creatorNameKey !== null && looksAlike(lookalikeKey(name), host.creatorNameKey);
   return {
     id: message.id,
     eventId: message.eventId,
