@@ -62,12 +62,12 @@ if [ ${#packages[@]} -gt 0 ]; then
     export DEBIAN_FRONTEND=noninteractive
     apt-get update -qq
     apt-get install -y -qq --no-install-recommends "${installed[@]}"
-    # The tests run Janus, coturn and nginx from configuration folders of their own: the services the
-    # packages have just started stay off.
+    # The tests start their own PostgreSQL, Redis, Janus, coturn and nginx, on free ports and from
+    # folders of their own: the services the packages have just started (package:service) stay off.
     if [ -d /run/systemd/system ]; then
-      for service in janus coturn nginx; do
-        if [[ " ${installed[*]} " == *" $service "* ]]; then
-          systemctl disable --now "$service" >/dev/null 2>&1 || true
+      for pair in postgresql-15:postgresql redis-server:redis-server janus:janus coturn:coturn nginx:nginx; do
+        if [[ " ${installed[*]} " == *" ${pair%%:*} "* ]]; then
+          systemctl disable --now "${pair#*:}" >/dev/null 2>&1 || true
         fi
       done
     fi
