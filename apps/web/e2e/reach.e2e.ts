@@ -239,14 +239,15 @@ describe('a failed load', () => {
     const { context, page } = await newVisitor(browser);
     await logIn(page, 'user', buyer.email);
     // The network drops every ask for the orders (the app's own retries included) until the fan retries.
-    await page.route('**/api/orders', (route) => route.abort('connectionfailed'));
+    const ordersPage = '**/api/orders?*';
+    await page.route(ordersPage, (route) => route.abort('connectionfailed'));
     await page.goto('/user/dashboard/my-tickets');
     const failure = page.getByRole('alert').filter({ hasText: 'Error fetching orders' });
     await failure.waitFor({ timeout: 15_000 });
     expect(await page.getByText('Todavía no tienes entradas.').count()).toBe(0);
     await expectAccessible(page, 'my tickets, failed load');
 
-    await page.unroute('**/api/orders');
+    await page.unroute(ordersPage);
     await failure.getByRole('button', { name: 'Try again' }).click();
     await eventCard(page, eventName).waitFor();
     expect(await failure.count()).toBe(0);
