@@ -29,6 +29,22 @@ export default tseslint.config(
     },
   },
   {
+    // A test that runs alone, not at all, or only sometimes must not land: every test can fail in CI.
+    files: ['**/*.test.{ts,tsx}', '**/e2e/**/*.ts'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        ...['describe', 'it', 'test'].flatMap((object) =>
+          ['only', 'skip', 'skipIf', 'runIf', 'todo', 'fails'].map((property) => ({
+            object,
+            property,
+            message: `${object}.${property} leaves tests out of the run or inverts them: every test must run and be able to fail`,
+          })),
+        ),
+      ],
+    },
+  },
+  {
     files: ['apps/web/src/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },
