@@ -6,7 +6,7 @@ import { registerAccount } from '../modules/auth/auth.service';
 import { updateProfile } from '../modules/auth/profile.service';
 import { updateEventChecked } from '../modules/events/events.repo';
 import { createEvent } from '../modules/events/events.service';
-import { EVENT_IMAGE, PROFILE_IMAGE } from '../modules/images/images.service';
+import { EVENT_IMAGE_MESSAGES, PROFILE_IMAGE_MESSAGES } from '@stagedoor/shared/images';
 import { cancelEvent } from '../modules/money/cancellation';
 import { runSettlement } from '../modules/money/settlement';
 import type { AccountRow } from './schema';
@@ -245,7 +245,7 @@ async function dressCreator(deps: Deps, account: AccountRow, demo: DemoAccount):
     { biography: demo.biography },
     {
       slot: 'headerImage',
-      upload: { field: 'headerImageUrl', data: await headerImage(palette), kind: PROFILE_IMAGE },
+      upload: { field: 'headerImageUrl', data: await headerImage(palette), kind: PROFILE_IMAGE_MESSAGES },
     },
   );
   await updateProfile(
@@ -254,7 +254,11 @@ async function dressCreator(deps: Deps, account: AccountRow, demo: DemoAccount):
     {},
     {
       slot: 'profileImage',
-      upload: { field: 'profileImageUrl', data: await avatarImage(initials, palette), kind: PROFILE_IMAGE },
+      upload: {
+        field: 'profileImageUrl',
+        data: await avatarImage(initials, palette),
+        kind: PROFILE_IMAGE_MESSAGES,
+      },
     },
   );
 }
@@ -279,7 +283,7 @@ async function seedEvent(deps: Deps, accounts: Map<string, AccountRow>, demo: De
       date: new Date(day.getTime() + demo.inDays * DAY_MS).toISOString(),
       isActive: demo.isActive ?? true,
     },
-    { field: 'image', data: poster, kind: EVENT_IMAGE },
+    { field: 'image', data: poster, kind: EVENT_IMAGE_MESSAGES },
   );
   for (const [email, quantity] of demo.sales ?? []) {
     // Demo sales complete at once, whatever the payment provider: no demo fan has a card.

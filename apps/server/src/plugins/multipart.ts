@@ -1,4 +1,5 @@
 import multipart from '@fastify/multipart';
+import type { ImageMessages } from '@stagedoor/shared/images';
 import { IMAGE_MAX_BYTES } from '@stagedoor/shared/limits';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../errors';
@@ -20,7 +21,7 @@ export interface MultipartForm {
 }
 
 /** The file fields a form accepts, each with the message its form shows for a file over the limit. */
-export type FileFields = Readonly<Record<string, { sizeMessage: string }>>;
+export type FileFields = Readonly<Record<string, Pick<ImageMessages, 'size'>>>;
 
 /**
  * Reads a whole multipart form into memory, accepting files only in `fileFields`. A file over the limit
@@ -58,10 +59,10 @@ export async function readMultipartForm(
       try {
         data = await part.toBuffer();
       } catch (error) {
-        if (error instanceof RequestFileTooLargeError) throw fileTooLarge(field, accepted.sizeMessage);
+        if (error instanceof RequestFileTooLargeError) throw fileTooLarge(field, accepted.size);
         throw error;
       }
-      if (part.file.truncated) throw fileTooLarge(field, accepted.sizeMessage);
+      if (part.file.truncated) throw fileTooLarge(field, accepted.size);
       if (data.length > 0) form.files[field] = data;
     }
   } catch (error) {

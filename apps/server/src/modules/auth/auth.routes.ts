@@ -19,7 +19,7 @@ import { AppError, hasCode, parseOrThrow } from '../../errors';
 import { authenticate, bearerToken, requireAuth, signedInAccount } from '../../plugins/auth';
 import { readMultipartForm } from '../../plugins/multipart';
 import { limitFailures, limitRequests, type Limit } from '../../plugins/rate-limit';
-import { PROFILE_IMAGE } from '../images/images.service';
+import { PROFILE_IMAGE_MESSAGES } from '@stagedoor/shared/images';
 import { loginGuard } from './login-guard';
 import {
   changePassword,
@@ -159,7 +159,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { response: { 200: ZSessionUser } },
     },
     async (request) => {
-      const form = await readMultipartForm(request, { headerImageUrl: PROFILE_IMAGE });
+      const form = await readMultipartForm(request, { headerImageUrl: PROFILE_IMAGE_MESSAGES });
       const input = parseOrThrow(ZProfileUpdateRequest, form.fields);
       const header = form.files.headerImageUrl;
       return updateProfile(
@@ -168,7 +168,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         input,
         header && {
           slot: 'headerImage',
-          upload: { field: 'headerImageUrl', data: header, kind: PROFILE_IMAGE },
+          upload: { field: 'headerImageUrl', data: header, kind: PROFILE_IMAGE_MESSAGES },
         },
       );
     },
@@ -182,7 +182,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { response: { 200: ZSessionUser } },
     },
     async (request) => {
-      const form = await readMultipartForm(request, { profileImageUrl: PROFILE_IMAGE });
+      const form = await readMultipartForm(request, { profileImageUrl: PROFILE_IMAGE_MESSAGES });
       const image = form.files.profileImageUrl;
       if (!image) {
         throw new AppError('VALIDATION_FAILED', PICK_AN_IMAGE_MESSAGE, {
@@ -195,7 +195,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         {},
         {
           slot: 'profileImage',
-          upload: { field: 'profileImageUrl', data: image, kind: PROFILE_IMAGE },
+          upload: { field: 'profileImageUrl', data: image, kind: PROFILE_IMAGE_MESSAGES },
         },
       );
     },

@@ -14,7 +14,8 @@ import { parseOrThrow } from '../../errors';
 import { claimedAccountId, optionalAccount, requireAuth, signedInAccount } from '../../plugins/auth';
 import { readMultipartForm } from '../../plugins/multipart';
 import { siteOrigin } from '../../site';
-import { EVENT_IMAGE, type ImageUpload } from '../images/images.service';
+import { EVENT_IMAGE_MESSAGES } from '@stagedoor/shared/images';
+import type { ImageUpload } from '../images/images.service';
 import {
   createEvent,
   deleteEvent,
@@ -123,7 +124,7 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
  */
 async function readEventForm(request: FastifyRequest): Promise<{ fields: unknown; image?: ImageUpload }> {
   if (!request.isMultipart()) return { fields: request.body ?? {} };
-  const form = await readMultipartForm(request, { image: EVENT_IMAGE });
+  const form = await readMultipartForm(request, { image: EVENT_IMAGE_MESSAGES });
   const data = form.files.image;
-  return { fields: form.fields, image: data && { field: 'image', data, kind: EVENT_IMAGE } };
+  return { fields: form.fields, image: data && { field: 'image', data, kind: EVENT_IMAGE_MESSAGES } };
 }

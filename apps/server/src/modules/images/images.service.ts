@@ -1,5 +1,6 @@
 import type { ErrorCode } from '@stagedoor/shared/errors';
-import { IMAGE_MAX_BYTES, IMAGE_MIME_TYPES } from '@stagedoor/shared/limits';
+import type { ImageMessages } from '@stagedoor/shared/images';
+import { IMAGE_MIME_TYPES } from '@stagedoor/shared/limits';
 import { fileTypeFromBuffer } from 'file-type';
 import sharp from 'sharp';
 import type { Deps } from '../../deps';
@@ -7,27 +8,6 @@ import { AppError } from '../../errors';
 import { newImageName } from './image-names';
 import { workQueue } from './image-work';
 import type { StoredImage } from './image-store';
-
-const MAX_MEGABYTES = IMAGE_MAX_BYTES / 1024 / 1024;
-
-/**
- * The same rules for every upload, worded as the form that sends it words them (spec §5): the profile
- * form and the event form each have their own texts for a wrong type and a file too large.
- */
-export interface ImageKind {
-  typeMessage: string;
-  sizeMessage: string;
-}
-
-export const PROFILE_IMAGE: ImageKind = {
-  typeMessage: 'Only JPG and PNG images are allowed',
-  sizeMessage: `File size must be less than ${MAX_MEGABYTES}MB`,
-};
-
-export const EVENT_IMAGE: ImageKind = {
-  typeMessage: 'Please select a valid JPG or PNG image',
-  sizeMessage: `Image size must be less than ${MAX_MEGABYTES}MB`,
-};
 
 export const IMAGE_UNREADABLE_MESSAGE = 'The image is damaged or could not be read';
 export const IMAGE_DIMENSIONS_MESSAGE = 'The image has too many pixels';
@@ -44,18 +24,18 @@ const MAX_OUTPUT_SIDE = 2560;
 export interface ImageUpload {
   field: string;
   data: Buffer;
-  kind: ImageKind;
+  kind: ImageMessages;
 }
 
 /**
  * The image rules in one place: JPEG or PNG by content (never by name or declared type), decoded and
  * re-encoded upright, bounded in pixels, without any metadata (EXIF, GPS, comments). The size limit is
- * enforced earlier, while the upload streams in (readMultipartForm, with the kind's sizeMessage).
+ * enforced earlier, while the upload streams in (readMultipartForm, with the kind's size message).
  */
 export async function normalizeImage(upload: ImageUpload): Promise<StoredImage> {
   const detected = await fileTypeFromBuffer(upload.data);
   const mime = IMAGE_MIME_TYPES.find((type) => type === detected?.mime);
-  if (!mime) throw imageError('UNSUPPORTED_MEDIA_TYPE', upload.field, upload.kind.typeMessage);
+  if (!mime) throw imageError('UNSUPPORTED_MEDIA_TYPE', upload.field, upload.kind.type);
 
   try {
     // sharp writes no metadata unless asked to (keepMetadata/withExif), so re-encoding strips it all.

@@ -1,4 +1,5 @@
 import { DEFAULT_MAX_PER_BUYER } from '@stagedoor/shared/limits';
+import { EVENT_IMAGE_MESSAGES, IMAGE_FILES_HINT } from '@stagedoor/shared/images';
 import { Field, Label, Description, Switch } from '@headlessui/react';
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
@@ -68,10 +69,6 @@ const editEventForm = (timeZone: string) =>
 
 const fieldNames = ['name', 'description', 'price', 'maxTickets', 'maxPerBuyer', 'date', 'isActive'] as const;
 
-const imageMessages = {
-  type: 'Please select a valid JPG or PNG image',
-  size: 'Image size must be less than 5MB',
-};
 const IMAGE_REQUIRED = 'Please select an event image';
 
 /** Two decimals at most, applied as the price is typed (spec §5, §9). */
@@ -85,7 +82,9 @@ export function EventForm({ event }: { event?: Event }) {
   const isEdit = event !== undefined;
   const navigate = useNavigate();
   const save = useSaveEvent(event ? String(event.id) : undefined);
-  const image = useImagePick(isEdit ? imageMessages : { ...imageMessages, required: IMAGE_REQUIRED });
+  const image = useImagePick(
+    isEdit ? EVENT_IMAGE_MESSAGES : { ...EVENT_IMAGE_MESSAGES, required: IMAGE_REQUIRED },
+  );
   // Remounting the file input is the only way to empty it after "Remove New Image".
   const [imageInputKey, setImageInputKey] = useState(0);
   const timeZone = useTimeZone();
@@ -166,7 +165,7 @@ export function EventForm({ event }: { event?: Event }) {
             label="Event Image"
             name="image"
             required={!isEdit}
-            hint="JPG or PNG, up to 5MB."
+            hint={IMAGE_FILES_HINT}
             shape="cover"
             accept={IMAGE_ACCEPT}
             currentUrl={event?.image ? imageUrls.event(event.image) : null}

@@ -1,3 +1,4 @@
+import { IMAGE_FILES_HINT, PROFILE_IMAGE_MESSAGES } from '@stagedoor/shared/images';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { NICKNAME_HINT, type SessionUser } from '@stagedoor/shared/auth';
 import { useMemo } from 'react';
@@ -14,19 +15,14 @@ import { notify } from '../../../lib/notify';
 import { useImagePick } from '../../../lib/use-image-pick';
 import { useSaveProfile, ZAccountForm } from '../api/profile';
 
-const imageMessages = {
-  type: 'Only JPG and PNG images are allowed',
-  size: 'File size must be less than 5MB',
-};
-
 const fieldNames = ['firstName', 'lastName', 'nickname', 'biography', 'timeZone'] as const;
 
 export function AccountForm({ account }: { account: SessionUser }) {
   const isCreator = account.role === 'creator';
   const navigate = useNavigate();
   const save = useSaveProfile(account.role);
-  const headerImage = useImagePick(imageMessages);
-  const profileImage = useImagePick(imageMessages);
+  const headerImage = useImagePick(PROFILE_IMAGE_MESSAGES);
+  const profileImage = useImagePick(PROFILE_IMAGE_MESSAGES);
   const timeZones = useMemo(() => timeZoneChoices(account.timeZone), [account.timeZone]);
   const {
     register,
@@ -102,7 +98,7 @@ export function AccountForm({ account }: { account: SessionUser }) {
             <ImageInput
               label="Header image"
               name="headerImageUrl"
-              hint="Recommended width: 1980px. JPG or PNG, up to 5MB."
+              hint={`Recommended width: 1980px. ${IMAGE_FILES_HINT}`}
               shape="banner"
               accept={IMAGE_ACCEPT}
               currentUrl={account.headerImageUrl && imageUrls.creatorHeader(account.headerImageUrl)}
@@ -113,7 +109,7 @@ export function AccountForm({ account }: { account: SessionUser }) {
             <ImageInput
               label="Profile image"
               name="profileImageUrl"
-              hint="Recommended size: 400x400px. JPG or PNG, up to 5MB."
+              hint={`Recommended size: 400x400px. ${IMAGE_FILES_HINT}`}
               shape="avatar"
               accept={IMAGE_ACCEPT}
               currentUrl={account.profileImageUrl && imageUrls.profile(account.role, account.profileImageUrl)}
