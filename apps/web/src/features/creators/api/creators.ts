@@ -1,11 +1,9 @@
 import { ZPublicCreator, ZPublicUser } from '@stagedoor/shared/creators';
-import { ZEvent } from '@stagedoor/shared/events';
+import { ZEventList } from '@stagedoor/shared/events';
 import { useQuery } from '@tanstack/react-query';
-import { z } from 'zod';
 import { api } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
-
-const ZEventList = z.array(ZEvent);
+import { creatorEventsQuery } from '../../../lib/reads';
 
 /** GET /creators/profile/{nickname}: the public profile. */
 export function useCreatorProfile(nickname: string) {
@@ -37,11 +35,7 @@ export function useSimpleCreatorView(id: string) {
     queryKey: queryKeys.users.detail(id),
     queryFn: ({ signal }) => api.get(`/users/${encodeURIComponent(id)}`, { schema: ZPublicUser, signal }),
   });
-  const events = useQuery({
-    queryKey: queryKeys.events.byCreator(id),
-    queryFn: ({ signal }) =>
-      api.get(`/events/creator/${encodeURIComponent(id)}`, { schema: ZEventList, signal }),
-  });
+  const events = useQuery(creatorEventsQuery(id));
   return {
     isPending: user.isPending || events.isPending,
     isError: user.isError || events.isError,

@@ -1,10 +1,9 @@
 import type { SessionUser } from '@stagedoor/shared/auth';
-import { ZCreatorStats, ZEvent } from '@stagedoor/shared/events';
+import { ZCreatorStats } from '@stagedoor/shared/events';
 import { useQuery } from '@tanstack/react-query';
-import { z } from 'zod';
 import { api } from '../../../lib/api-client';
 import { isInFuture } from '../../../lib/dates';
-import { orderSummaryQuery } from '../../../lib/my-orders';
+import { creatorEventsQuery, orderSummaryQuery } from '../../../lib/reads';
 import { queryKeys } from '../../../lib/query-keys';
 
 /** The creator dashboard's figures. */
@@ -31,8 +30,7 @@ export function useCreatorStats(user: SessionUser) {
   });
   // The same read as My Events, so the two screens share one cached copy.
   const upcoming = useQuery({
-    queryKey: queryKeys.events.byCreator(user.id),
-    queryFn: ({ signal }) => api.get(`/events/creator/${user.id}`, { schema: z.array(ZEvent), signal }),
+    ...creatorEventsQuery(user.id),
     select: (events) => events.filter((event) => isInFuture(event.date)).length,
     enabled: isCreator,
   });

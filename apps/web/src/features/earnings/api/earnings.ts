@@ -1,16 +1,14 @@
-import { ZEarnings, ZOnboardingLink, ZPayoutAccount, ZPayoutList } from '@stagedoor/shared/money';
+import { ZOnboardingLink, ZPayoutAccount, ZPayoutList } from '@stagedoor/shared/money';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { api, errorMessage } from '../../../lib/api-client';
 import { saveFile } from '../../../lib/download';
 import { notify } from '../../../lib/notify';
 import { queryKeys } from '../../../lib/query-keys';
+import { earningsQuery } from '../../../lib/reads';
 
 /** GET /earnings: the balance and what each event earned (My Events reads it too, for a penalty). */
 export function useEarnings() {
-  return useQuery({
-    queryKey: queryKeys.earnings.summary,
-    queryFn: ({ signal }) => api.get('/earnings', { schema: ZEarnings, signal }),
-  });
+  return useQuery(earningsQuery());
 }
 
 /** GET /payouts: newest first. */

@@ -1,19 +1,14 @@
 import { ZEvent, type Event } from '@stagedoor/shared/events';
-import { ZCancellation, ZEarnings } from '@stagedoor/shared/money';
+import { ZCancellation } from '@stagedoor/shared/money';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
 import { useEffect } from 'react';
 import { api, errorMessage } from '../../../lib/api-client';
 import { notify } from '../../../lib/notify';
 import { queryKeys } from '../../../lib/query-keys';
-
-const ZEventList = z.array(ZEvent);
+import { creatorEventsQuery, earningsQuery, eventQuery } from '../../../lib/reads';
 
 export function useEvent(id: string) {
-  return useQuery({
-    queryKey: queryKeys.events.detail(id),
-    queryFn: ({ signal }) => api.get(`/events/${encodeURIComponent(id)}`, { schema: ZEvent, signal }),
-  });
+  return useQuery(eventQuery(id));
 }
 
 /** The event a purchase screen is about; a failed load says so in a toast (spec §8). */
@@ -27,10 +22,7 @@ export function useEventForPurchase(id: string) {
 
 /** GET /events/creator/{id}: every event of the creator (all of them, for the owner). */
 export function useCreatorEvents(creatorId: number) {
-  return useQuery({
-    queryKey: queryKeys.events.byCreator(creatorId),
-    queryFn: ({ signal }) => api.get(`/events/creator/${creatorId}`, { schema: ZEventList, signal }),
-  });
+  return useQuery(creatorEventsQuery(creatorId));
 }
 
 /** GET /events/creators/{id}/details: the owner's copy of an event, for the edit form. */
@@ -107,8 +99,7 @@ export function useCancelEvent() {
  */
 export function useEventEarnings(eventId: number | undefined, enabled: boolean) {
   return useQuery({
-    queryKey: queryKeys.earnings.summary,
-    queryFn: ({ signal }) => api.get('/earnings', { schema: ZEarnings, signal }),
+    ...earningsQuery(),
     select: (earnings) => earnings.events.find((row) => row.eventId === eventId),
     enabled,
   });

@@ -2,7 +2,7 @@ import { ZPaymentsConfig } from '@stagedoor/shared/money';
 import { ZOrder, type CreateOrderRequest } from '@stagedoor/shared/orders';
 import { skipToken, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, ApiError } from '../../../lib/api-client';
-import { orderSummaryQuery } from '../../../lib/my-orders';
+import { orderSummaryQuery } from '../../../lib/reads';
 import { queryKeys } from '../../../lib/query-keys';
 
 /** How often the confirmation asks whether a pending order has been paid. */

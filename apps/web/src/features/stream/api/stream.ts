@@ -1,16 +1,13 @@
 import { ZPublicCreator } from '@stagedoor/shared/creators';
-import { ZEvent } from '@stagedoor/shared/events';
 import { ZLiveConfig } from '@stagedoor/shared/realtime';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
+import { eventQuery } from '../../../lib/reads';
 
 /** GET /events/{id}: the event the page streams (shares its cache entry with the details screen). */
 export function useStreamEvent(id: string) {
-  return useQuery({
-    queryKey: queryKeys.events.detail(id),
-    queryFn: ({ signal }) => api.get(`/events/${encodeURIComponent(id)}`, { schema: ZEvent, signal }),
-  });
+  return useQuery(eventQuery(id));
 }
 
 /** GET /creators/{creatorId}, for the header's avatar; a failure just leaves the initials. */

@@ -1,5 +1,5 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
-import { myOrdersQuery } from '../../../lib/my-orders';
+import { myOrdersQuery } from '../../../lib/reads';
 
 /** GET /orders: the signed-in account's orders, a page at a time. */
 export function useMyOrders(accountId: number) {

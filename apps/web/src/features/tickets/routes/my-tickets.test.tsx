@@ -2,7 +2,7 @@ import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { anOrder, aUser, signedInAs, stubApi } from '../../../test/api-stub';
 import { renderApp } from '../../../test/render-app';
-import { ORDERS_PAGE_SIZE } from '../../../lib/my-orders';
+import { ORDERS_PAGE_SIZE } from '../../../lib/reads';
 
 describe('my tickets', () => {
   it('shows the newest orders first and the next page on "Load more tickets", until a short page', async () => {
