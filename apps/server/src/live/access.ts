@@ -1,8 +1,8 @@
-import { and, eq, sum } from 'drizzle-orm';
 import type { Database } from '../db/database';
-import { orders, type EventRow } from '../db/schema';
+import type { EventRow } from '../db/schema';
 import { findEventById } from '../modules/events/events.repo';
 import { EVENT_NOT_FOUND_MESSAGE } from '../modules/events/events.service';
+import { orderSummaryOf } from '../modules/orders/orders.repo';
 import type { LiveAccount } from './context';
 import { LiveError } from './handlers';
 
@@ -17,16 +17,8 @@ export function isCreatorOf(account: LiveAccount, event: EventRow): boolean {
  * its creator on any number, a ticket holder on one per ticket paid for (completed orders) (DESIGN.md "Seats"); 0 for anyone else.
  */
 export async function seatsOf(db: Database, account: LiveAccount, event: EventRow): Promise<number> {
-  return isCreatorOf(account, event) ? Number.POSITIVE_INFINITY : paidTicketsOf(db, account.id, event.id);
-}
-
-/** The tickets of the account's completed orders for the event (refunded ones no longer count). */
-export async function paidTicketsOf(db: Database, accountId: number, eventId: number): Promise<number> {
-  const [tickets] = await db
-    .select({ held: sum(orders.quantity).mapWith(Number) })
-    .from(orders)
-    .where(and(eq(orders.eventId, eventId), eq(orders.accountId, accountId), eq(orders.status, 'completed')));
-  return tickets?.held ?? 0;
+  if (isCreatorOf(account, event)) return Number.POSITIVE_INFINITY;
+  return (await orderSummaryOf(db, account.id, event.id)).tickets;
 }
 
 async function existingEvent(db: Database, eventId: number): Promise<EventRow> {

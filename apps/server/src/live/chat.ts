@@ -11,7 +11,8 @@ import type { EventRow } from '../db/schema';
 import { findAccountById } from '../modules/auth/accounts.repo';
 import { chatMessagesSent } from '../plugins/metrics';
 import { USER_NOT_FOUND_MESSAGE } from '../modules/users/users.service';
-import { isCreatorOf, NEED_A_TICKET_MESSAGE, ownedEvent, paidTicketsOf, watchableEvent } from './access';
+import { orderSummaryOf } from '../modules/orders/orders.repo';
+import { isCreatorOf, NEED_A_TICKET_MESSAGE, ownedEvent, watchableEvent } from './access';
 import {
   insertChatMessage,
   isMuted,
@@ -77,7 +78,7 @@ export function registerChatHandlers(live: Live, socket: LiveSocket, handlers: S
       if ((await live.chatLimiter.take(String(account.id))) !== null)
         throw new LiveError('RATE_LIMITED', TOO_FAST_MESSAGE);
       // The ticket that let it join may have been refunded since (a cancelled event): no more talking.
-      if (host.creatorId !== account.id && (await paidTicketsOf(db, account.id, eventId)) === 0) {
+      if (host.creatorId !== account.id && (await orderSummaryOf(db, account.id, eventId)).tickets === 0) {
         joinedChats.delete(eventId);
         await socket.leave(chatRoom(eventId));
         throw new LiveError('TICKET_REQUIRED', NEED_A_TICKET_MESSAGE);

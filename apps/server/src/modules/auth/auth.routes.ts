@@ -13,13 +13,13 @@ import {
   type AuthResponse,
   type LoginRequest,
 } from '@stagedoor/shared/auth';
+import { PROFILE_IMAGE_MESSAGES } from '@stagedoor/shared/images';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AppError, hasCode, parseOrThrow } from '../../errors';
 import { authenticate, bearerToken, requireAuth, signedInAccount } from '../../plugins/auth';
 import { readMultipartForm } from '../../plugins/multipart';
 import { limitFailures, limitRequests, type Limit } from '../../plugins/rate-limit';
-import { PROFILE_IMAGE_MESSAGES } from '@stagedoor/shared/images';
 import { loginGuard } from './login-guard';
 import {
   changePassword,

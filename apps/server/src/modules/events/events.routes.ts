@@ -8,13 +8,13 @@ import {
   ZEventListQuery,
   ZUpdateEventRequest,
 } from '@stagedoor/shared/events';
+import { EVENT_IMAGE_MESSAGES } from '@stagedoor/shared/images';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { parseOrThrow } from '../../errors';
 import { claimedAccountId, optionalAccount, requireAuth, signedInAccount } from '../../plugins/auth';
 import { readMultipartForm } from '../../plugins/multipart';
 import { siteOrigin } from '../../site';
-import { EVENT_IMAGE_MESSAGES } from '@stagedoor/shared/images';
 import type { ImageUpload } from '../images/images.service';
 import {
   createEvent,
