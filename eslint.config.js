@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
 import prettier from 'eslint-config-prettier';
 import importX from 'eslint-plugin-import-x';
@@ -5,6 +6,20 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+
+/** The server's modules, each owning its tables through its repositories (`*.repo.ts`). */
+const SERVER_MODULES = [
+  ...readdirSync('apps/server/src/modules').map((name) => `./apps/server/src/modules/${name}`),
+  './apps/server/src/live',
+];
+/** Each module's repositories, out of bounds for the other modules and the plugins. */
+const REPOSITORY_ZONES = SERVER_MODULES.map((module) => ({
+  target: [...SERVER_MODULES.filter((other) => other !== module), './apps/server/src/plugins'],
+  from: readdirSync(module)
+    .filter((file) => file.endsWith('.repo.ts'))
+    .map((file) => `${module}/${file}`),
+  message: "Call the module's service: its repository is its own.",
+})).filter((zone) => zone.from.length > 0);
 
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/sourcemaps/**', '**/node_modules/**', 'data/**', '**/drizzle/meta/**'] },
@@ -45,12 +60,35 @@ export default tseslint.config(
     },
   },
   {
+    // Server boundaries (ARCHITECTURE.md): plugins never reach into a module, and a module reaches
+    // another only through its services, never its repositories (which only their own module imports).
+    // Tests may set up what they need from any repository.
+    files: ['apps/server/src/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            {
+              target: './apps/server/src/plugins',
+              from: SERVER_MODULES,
+              message: 'Plugins serve every module and know none: pass what a plugin needs in from app.ts.',
+            },
+            ...REPOSITORY_ZONES,
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['apps/web/src/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },
     rules: {
       ...reactHooks.configs.recommended.rules,
-      // Imports flow one way: components and lib never reach into features or app, features never into app.
+      // Imports flow one way: components and lib never reach into features or app, features never into app,
+      // and a feature never into another (docs/decisions/0029-web-layering.md).
       'import-x/no-restricted-paths': [
         'error',
         {
@@ -59,6 +97,14 @@ export default tseslint.config(
             { target: './apps/web/src/lib', from: './apps/web/src/features' },
             { target: './apps/web/src/components', from: './apps/web/src/app' },
             { target: './apps/web/src/features', from: './apps/web/src/app' },
+            ...readdirSync('apps/web/src/features', { withFileTypes: true })
+              .filter((entry) => entry.isDirectory())
+              .map(({ name }) => ({
+                target: `./apps/web/src/features/${name}`,
+                from: './apps/web/src/features',
+                except: [`./${name}`],
+                message: 'A feature never imports another: move what both use to components/ or lib/.',
+              })),
           ],
         },
       ],

@@ -12,7 +12,7 @@ import pg from 'pg';
 import { loadConfig, type DatabaseConfig } from '../src/config';
 import { createDatabase } from '../src/db/database';
 import { events, orders } from '../src/db/schema';
-import { signAccessToken } from '../src/modules/auth/tokens';
+import { signAccessToken } from '../src/modules/accounts/tokens';
 import { freePort } from '../test/free-port';
 import { startPostgresServer } from '../test/postgres-server';
 import { measureFirstLoad } from '../../web/bench/first-load';

@@ -1,12 +1,12 @@
 import type { DatabaseConfig } from '../src/config';
 import { createDatabase } from '../src/db/database';
 import { accounts, events } from '../src/db/schema';
-import { hashPassword } from '../src/modules/auth/passwords';
+import { hashPassword } from '../src/modules/accounts/passwords';
 
 /** What the bench loads: a first page of the catalogue, and one event whose stock sells out. */
-export const CREATORS = 10;
-export const EVENTS_PER_CREATOR = 4;
-export const BUYERS = 50;
+const CREATORS = 10;
+const EVENTS_PER_CREATOR = 4;
+const BUYERS = 50;
 export const STOCK = 4_000;
 /**
  * What a server selling the drop runs with: its few buyer accounts play a whole crowd, each placing

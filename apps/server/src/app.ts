@@ -12,7 +12,7 @@ import type { Deps } from './deps';
 import { setupLiveGateway, type LiveHandle } from './live/gateway';
 import { liveRoutes } from './live/live.routes';
 import { connectRedis } from './redis';
-import { authRoutes } from './modules/auth/auth.routes';
+import { authRoutes } from './modules/accounts/auth.routes';
 import { creatorRoutes } from './modules/creators/creators.routes';
 import { eventRoutes } from './modules/events/events.routes';
 import { healthRoutes } from './modules/health/health.routes';
@@ -27,8 +27,9 @@ import { createStripePayments } from './modules/money/stripe-payments';
 import { stripeWebhookRoutes } from './modules/money/stripe-webhook.routes';
 import { placeOrder, type PlaceOrder } from './modules/orders/orders.repo';
 import { orderRoutes } from './modules/orders/orders.routes';
-import { userRoutes } from './modules/users/users.routes';
-import { setupAuth } from './plugins/auth';
+import { previewOf } from './modules/previews/page-previews';
+import { userRoutes } from './modules/accounts/users.routes';
+import { setupAuth } from './modules/accounts/sessions';
 import { setupCatalogue } from './plugins/catalogue';
 import { setupMetrics } from './plugins/metrics';
 import { hooksOf } from './plugins/route-hooks';
@@ -164,7 +165,7 @@ export async function buildApp(config: Config, seams: TestSeams = {}): Promise<A
       },
       { prefix: '/api' },
     );
-    await setupWebApp(app, config.webDistDir);
+    await setupWebApp(app, config.webDistDir, previewOf);
     // Routes reach it at request time (a cancelled event's show ends), once it is up.
     app.decorate('live', await setupLiveGateway(app, redis));
     runEvery(app, 'settlement', config.settlementIntervalMs, (now) => runSettlement(app.deps, now));

@@ -1,17 +1,9 @@
-import type { ClientToServerEvents } from '@stagedoor/shared/realtime';
+import type { ClientToServerEvents } from '@stagedoor/shared/live';
 import { ZErrorBody } from '@stagedoor/shared/errors';
 import type { LightMyRequestResponse } from 'fastify';
 import type { Socket } from 'socket.io-client';
 import { afterAll, describe, expect, it } from 'vitest';
-import {
-  api,
-  authHeader,
-  buyTicketsOk,
-  createCreator,
-  createEvent,
-  createUser,
-  encodeForm,
-} from '../test/factories';
+import { api, authHeader, buyTicketsOk, createEvent, encodeForm, ticketHolder } from '../test/factories';
 import { pixelBombPng } from '../test/images';
 import { ack, EVENT_TIMEOUT_MS, listen, LiveClients, settle, type LiveClient } from '../test/live-clients';
 import { routesOf } from '../test/routes';
@@ -29,10 +21,7 @@ afterAll(async () => {
   await app.close();
 });
 
-const creator = await createCreator(app);
-const event = await createEvent(app, creator);
-const fan = await createUser(app);
-await buyTicketsOk(app, fan, event.id, 1);
+const { creator, event, fan } = await ticketHolder(app);
 
 async function freshToken(): Promise<string> {
   const login = await api(app, {

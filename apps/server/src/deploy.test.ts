@@ -5,14 +5,14 @@ import https from 'node:https';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import type { AuthResponse } from '@stagedoor/shared/auth';
+import type { AuthResponse } from '@stagedoor/shared/accounts';
 import type { Event } from '@stagedoor/shared/events';
 import {
   SOCKET_PATH,
   type ChatMessage,
   type ClientToServerEvents,
   type ServerToClientEvents,
-} from '@stagedoor/shared/realtime';
+} from '@stagedoor/shared/live';
 import { io, type Socket } from 'socket.io-client';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { eventInput, uniqueEmail } from '../test/factories';

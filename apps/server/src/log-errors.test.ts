@@ -1,4 +1,4 @@
-import type { AuthResponse } from '@stagedoor/shared/auth';
+import type { AuthResponse } from '@stagedoor/shared/accounts';
 import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { api, authHeader, uniqueEmail } from '../test/factories';

@@ -3,13 +3,12 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import {
   api,
   authHeader,
-  buyTicketsOk,
   createCreator,
   createEvent,
-  createUser,
   eventFormFields,
   eventInput,
   postForm,
+  ticketHolder,
   uniqueEmail,
 } from '../test/factories';
 import { ack, listen, LiveClients } from '../test/live-clients';
@@ -66,10 +65,7 @@ describe('text holding characters no text may hold', () => {
   });
 
   it('is refused in a socket event with INVALID_REQUEST, and nothing is stored', async () => {
-    const creator = await createCreator(app);
-    const event = await createEvent(app, creator);
-    const fan = await createUser(app);
-    await buyTicketsOk(app, fan, event.id, 1);
+    const { event, fan } = await ticketHolder(app);
     const socket = await clients.connect(fan);
     expect(await ack(socket, 'joinChat', { eventId: event.id })).toMatchObject({ success: true });
 

@@ -12,7 +12,7 @@ const TURNSERVER = process.env.TURNSERVER_BIN ?? '/usr/bin/turnserver';
 const CONFIG = new URL('../../../deploy/coturn/turnserver.conf', import.meta.url).pathname;
 const READY_TIMEOUT_MS = 10_000;
 
-export interface CoturnServer {
+interface CoturnServer {
   /** What TURN_URLS takes. */
   url: string;
   /** What TURN_SECRET takes. */

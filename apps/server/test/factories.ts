@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { AuthResponse, Role, SessionUser } from '@stagedoor/shared/auth';
+import type { AuthResponse, Role, SessionUser } from '@stagedoor/shared/accounts';
 import type { CreateEventRequest, Event } from '@stagedoor/shared/events';
 import { IDEMPOTENCY_KEY_HEADER, type Order } from '@stagedoor/shared/orders';
 import { eq } from 'drizzle-orm';
@@ -45,7 +45,7 @@ export interface TestAccount {
   user: SessionUser;
 }
 
-export interface AccountOverrides {
+interface AccountOverrides {
   firstName?: string;
   lastName?: string;
   email?: string;
@@ -213,4 +213,58 @@ export async function storedTicketsLeft(app: App, eventId: number): Promise<numb
     .where(eq(events.id, eventId));
   if (!event) throw new Error(`event ${eventId} not found`);
   return event.maxTickets - event.sold;
+}
+
+interface TicketHolderOptions {
+  /** The new fan's names (or email, password); the defaults otherwise. */
+  fan?: AccountOverrides;
+  /** Tickets the fan buys; 1 unless given. */
+  quantity?: number;
+}
+
+interface TicketHolder {
+  fan: TestAccount;
+  event: Event;
+  order: Order;
+}
+
+/**
+ * A new fan who bought tickets to `event`, or, without one, to a new event of `creator` (a new
+ * creator's unless given).
+ */
+export function ticketHolder(
+  app: App,
+  options: TicketHolderOptions & { event: Event },
+): Promise<TicketHolder>;
+export function ticketHolder(
+  app: App,
+  options?: TicketHolderOptions & { creator?: TestAccount },
+): Promise<TicketHolder & { creator: TestAccount }>;
+export async function ticketHolder(
+  app: App,
+  options: TicketHolderOptions & { event?: Event; creator?: TestAccount } = {},
+): Promise<TicketHolder & { creator?: TestAccount }> {
+  let { event, creator } = options;
+  if (!event) {
+    creator ??= await createCreator(app);
+    event = await createEvent(app, creator);
+  }
+  const fan = await createUser(app, options.fan);
+  const order = await buyTicketsOk(app, fan, event.id, options.quantity ?? 1);
+  return { fan, event, order, ...(creator && { creator }) };
+}
+
+/**
+ * A new event of `creator` (a new creator's unless given), made from `event`, and its sales: one new
+ * fan for each entry of `sales` (one sale of 1 ticket unless given), who bought that many tickets.
+ */
+export async function eventWithSales<const Sales extends readonly number[] = readonly [1]>(
+  app: App,
+  options: { creator?: TestAccount; event?: EventOverrides; sales?: Sales } = {},
+): Promise<{ creator: TestAccount; event: Event; fans: { -readonly [K in keyof Sales]: TestAccount } }> {
+  const creator = options.creator ?? (await createCreator(app));
+  const event = await createEvent(app, creator, options.event);
+  const fans: TestAccount[] = [];
+  for (const quantity of options.sales ?? [1]) fans.push((await ticketHolder(app, { event, quantity })).fan);
+  return { creator, event, fans: fans as { -readonly [K in keyof Sales]: TestAccount } };
 }

@@ -17,7 +17,7 @@ const JANUS = process.env.JANUS_BIN ?? '/usr/bin/janus';
 const CONFIG_DIR = new URL('../../../deploy/janus/', import.meta.url).pathname;
 const READY_TIMEOUT_MS = 15_000;
 
-export interface JanusAccess {
+interface JanusAccess {
   url: string;
   apiSecret: string;
   adminKey: string;

@@ -1,12 +1,10 @@
 import type { AddressInfo } from 'node:net';
-import {
-  SOCKET_PATH,
-  type ClientToServerEvents,
-  type ServerToClientEvents,
-} from '@stagedoor/shared/realtime';
+import { SOCKET_PATH, type ClientToServerEvents, type ServerToClientEvents } from '@stagedoor/shared/live';
+import type { Event } from '@stagedoor/shared/events';
 import { io, type Socket } from 'socket.io-client';
+import { expect } from 'vitest';
 import type { App } from '../src/app';
-import type { TestAccount } from './factories';
+import { createCreator, createEvent, type TestAccount } from './factories';
 
 export type LiveClient = Socket<ServerToClientEvents, ClientToServerEvents>;
 type Payload<E extends keyof ServerToClientEvents> = Parameters<ServerToClientEvents[E]>[0];
@@ -20,7 +18,7 @@ export async function listen(app: App): Promise<string> {
   return `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
 }
 
-export interface HandshakeOptions {
+interface HandshakeOptions {
   auth?: Record<string, unknown>;
   headers?: Record<string, string>;
 }
@@ -111,4 +109,20 @@ export function ack<E extends AckedEvent>(
  */
 export async function settle(...sockets: LiveClient[]): Promise<void> {
   for (const socket of sockets) await ack(socket, 'connectToStream', { eventId: -1 });
+}
+
+/**
+ * A new creator's new event, live: broadcast from a socket of theirs, to `url` (the clients' server
+ * unless given), that started the stream.
+ */
+export async function liveShow(
+  app: App,
+  clients: LiveClients,
+  url?: string,
+): Promise<{ creator: TestAccount; event: Event; broadcaster: LiveClient }> {
+  const creator = await createCreator(app);
+  const event = await createEvent(app, creator);
+  const broadcaster = await clients.connect(creator, url);
+  expect(await ack(broadcaster, 'startStream', { eventId: event.id })).toEqual({ success: true });
+  return { creator, event, broadcaster };
 }

@@ -11,7 +11,7 @@ const run = promisify(execFile);
 const NGINX = process.env.NGINX_BIN ?? '/usr/sbin/nginx';
 const READY_TIMEOUT_MS = 10_000;
 
-export interface NginxServer {
+interface NginxServer {
   /** The folder of its configuration, logs and temporary files. */
   dir: string;
   /** nginx's error log, for a failing test to show. */

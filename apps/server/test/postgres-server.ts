@@ -12,7 +12,7 @@ const run = promisify(execFile);
 const POSTGRES_BIN = process.env.POSTGRES_BIN ?? '/usr/lib/postgresql/15/bin';
 const READY_TIMEOUT_MS = 30_000;
 
-export interface PostgresServer {
+interface PostgresServer {
   /** Connection URL of the server's `postgres` database, for the superuser `postgres`. */
   url: string;
   /** Stops the server the way a crash would (`pg_ctl stop -m immediate`): its data stays for `restart`. */
@@ -22,7 +22,7 @@ export interface PostgresServer {
   stop(): Promise<void>;
 }
 
-export interface PostgresOptions {
+interface PostgresOptions {
   /**
    * Keep `synchronous_commit` on, so a commit survives the server being killed (`stopImmediately`).
    * `fsync` stays off either way: only the machine itself crashing would lose what the OS holds.

@@ -7,7 +7,7 @@ import { freePort } from './free-port';
 const REDIS_SERVER = process.env.REDIS_SERVER ?? '/usr/bin/redis-server';
 const READY_TIMEOUT_MS = 10_000;
 
-export interface RedisServer {
+interface RedisServer {
   url: string;
   stop(): Promise<void>;
 }

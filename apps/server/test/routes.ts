@@ -1,6 +1,6 @@
 import type { App } from '../src/app';
 
-export interface Route {
+interface Route {
   method: string;
   path: string;
 }

@@ -5,12 +5,12 @@ import { freePort } from './free-port';
 const SERVER_ROOT = new URL('..', import.meta.url).pathname;
 const READY_TIMEOUT_MS = 60_000;
 
-export interface ExitStatus {
+interface ExitStatus {
   code: number | null;
   signal: NodeJS.Signals | null;
 }
 
-export interface ServerProcess {
+interface ServerProcess {
   /** `http://127.0.0.1:<port>`. */
   origin: string;
   pid: number;

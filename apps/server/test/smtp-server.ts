@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 
-export interface TestSmtpServer {
+interface TestSmtpServer {
   /** SMTP_URL for the app. */
   url: string;
   /** Every message accepted, parsed, in arrival order. */

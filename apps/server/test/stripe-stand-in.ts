@@ -14,7 +14,7 @@ import { api } from './factories';
 
 type StripeObject = { id: string; object: string } & Record<string, unknown>;
 
-export interface StripeCall {
+interface StripeCall {
   method: string;
   /** Without the query string. */
   path: string;
@@ -26,7 +26,7 @@ export interface StripeCall {
   replayed: boolean;
 }
 
-export interface StripeErrorBody {
+interface StripeErrorBody {
   status: number;
   type: string;
   code?: string;
@@ -45,7 +45,7 @@ export interface DeliveryOptions {
   unsigned?: boolean;
 }
 
-export interface StripeStandIn {
+interface StripeStandIn {
   url: string;
   secretKey: string;
   webhookSecret: string;
@@ -78,7 +78,7 @@ export interface StripeStandIn {
 /** Stripe's card fee in the US: 2.9 % + 30¢. */
 export const stripeFee = (amountCents: number) => Math.round(amountCents * 0.029) + 30;
 
-export const WEBHOOK_PATH = '/api/payments/stripe/webhook';
+const WEBHOOK_PATH = '/api/payments/stripe/webhook';
 
 const MINUTE_S = 60;
 
@@ -585,7 +585,7 @@ function expandOf(params: Params): string[] {
  * Stripe's form encoding (`line_items[0][price_data][currency]=usd`, `expand[0]=…`) decoded into nested
  * objects, with arrays where every key is an index. Values stay strings, as on the wire.
  */
-export function parseForm(form: string): Params {
+function parseForm(form: string): Params {
   const root: Params = {};
   for (const [key, value] of new URLSearchParams(form)) {
     const path = key.replaceAll(']', '').split('[');

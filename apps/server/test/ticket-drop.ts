@@ -6,10 +6,10 @@ import { seed } from '../bench/seed';
 import type { DatabaseConfig } from '../src/config';
 import { createDatabase } from '../src/db/database';
 import { events, orders } from '../src/db/schema';
-import { signAccessToken } from '../src/modules/auth/tokens';
+import { signAccessToken } from '../src/modules/accounts/tokens';
 
 /** A seeded drop: the server's token secret, the event on sale, and a token per buyer. */
-export interface SeededDrop {
+interface SeededDrop {
   jwtSecret: string;
   eventId: number;
   tokens: string[];
@@ -26,7 +26,7 @@ export async function seedDrop(database: DatabaseConfig): Promise<SeededDrop> {
   return { jwtSecret, eventId: dropEventId, tokens };
 }
 
-export interface Purchase {
+interface Purchase {
   buyer: number;
   idempotencyKey: string;
   quantity: number;
@@ -78,7 +78,7 @@ export async function purchase(
   }
 }
 
-export interface Drop {
+interface Drop {
   /** Every purchase sent so far, answered or not, in the order sent. */
   sent: Purchase[];
   /** Every purchase that has come back (with an answer or without), in the order they came back. */
@@ -159,7 +159,7 @@ export async function waitUntil(what: string, check: () => Promise<boolean>, tim
   }
 }
 
-export interface StoredDrop {
+interface StoredDrop {
   /** Every event whose `sold` differs from the tickets its orders hold (should be none). */
   eventsMiscounted: { id: number; sold: number; inOrders: number }[];
   /** Every stored order: id, key and quantity. */

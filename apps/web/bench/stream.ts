@@ -1,4 +1,4 @@
-import { JOIN_STREAM_MARK } from '@stagedoor/shared/realtime';
+import { JOIN_STREAM_MARK } from '@stagedoor/shared/live';
 import type { Browser } from 'playwright-core';
 import { launchBrowser } from '../e2e/support/chromium';
 import { startBuiltServer } from '../e2e/support/server';

@@ -1,15 +1,19 @@
-import type { Browser, Page } from 'playwright-core';
+import type { APIRequestContext, Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible } from './support/accessibility';
-import { baseURL, newVisitor, uniqueEmail } from './support/browser';
+import { baseURL, newVisitor, openApi, uniqueEmail } from './support/browser';
 import { launchBrowser } from './support/chromium';
-import { PASSWORD, expectToast, pathOf, register } from './support/fixtures';
+import { registerByApi } from './support/factories';
+import { PASSWORD, expectToast, pathOf, person, register } from './support/fixtures';
 
 let browser: Browser;
+let api: APIRequestContext;
 beforeAll(async () => {
   browser = await launchBrowser();
+  api = await openApi();
 });
 afterAll(async () => {
+  await api.dispose();
   await browser.close();
 });
 
@@ -92,19 +96,12 @@ describe('accounts in the browser', () => {
   });
 
   it('edits a profile: nickname rules are shown next to the field, success goes to the dashboard', async () => {
-    const taken = uniqueEmail('taken');
-    const { context: other } = await newVisitor(browser);
-    const registered = await other.request.post('/api/auth/register/user', {
-      data: { firstName: 'Taken', lastName: 'Name', email: taken, password: PASSWORD },
-    });
-    expect(registered.status()).toBe(201);
-    const takenNickname = ((await registered.json()) as { user: { nickname: string } }).user.nickname;
-    await other.close();
+    const takenNickname = (await registerByApi(api, 'user', person('Taken', 'Name'))).user.nickname;
 
-    const { context, page } = await newVisitor(browser);
-    await page.goto('/user/register');
-    await register(page, { firstName: 'Cy', lastName: 'Editor', email: uniqueEmail('editor') });
-    await page.waitForURL('**/user/dashboard');
+    const { context, page } = await newVisitor(browser, {
+      signedInAs: await registerByApi(api, 'user', person('Cy', 'Editor')),
+    });
+    await page.goto('/user/dashboard');
 
     await page.getByRole('link', { name: 'Edit Profile' }).click();
     await page.waitForURL('**/user/dashboard/profile');

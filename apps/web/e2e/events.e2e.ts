@@ -1,25 +1,27 @@
-import type { Browser, Page } from 'playwright-core';
+import type { APIRequestContext, Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible } from './support/accessibility';
-import { newVisitor } from './support/browser';
+import { newVisitor, openApi } from './support/browser';
 import { launchBrowser } from './support/chromium';
+import { eventWithSales, registerByApi } from './support/factories';
 import {
   POSTER_PNG,
   eventCard,
   expectToast,
-  logIn,
   pathOf,
   person,
   pickerValue,
   register,
-  registerByApi,
 } from './support/fixtures';
 
 let browser: Browser;
+let api: APIRequestContext;
 beforeAll(async () => {
   browser = await launchBrowser();
+  api = await openApi();
 });
 afterAll(async () => {
+  await api.dispose();
   await browser.close();
 });
 
@@ -32,10 +34,9 @@ async function statCard(page: Page, title: string): Promise<string> {
 describe('selling tickets in the browser', () => {
   it('creates an event, sells 2 tickets to a spectator, shows the sales and guards deletion', async () => {
     const eventName = `Rooftop Session ${Date.now().toString(36)}`;
-    const creator = await newVisitor(browser);
-    await creator.page.goto('/register');
-    await register(creator.page, person('Nina', 'Host'));
-    await creator.page.waitForURL('**/creators/dashboard');
+    const creator = await newVisitor(browser, {
+      signedInAs: await registerByApi(api, 'creator', person('Nina', 'Host')),
+    });
 
     // Create Event: the image is required and past dates are blocked.
     await creator.page.goto('/creators/dashboard/events/create');
@@ -167,23 +168,15 @@ describe('selling tickets in the browser', () => {
   });
 
   it('deletes an event without sales from My Events', async () => {
-    const { context, page } = await newVisitor(browser);
-    const pia = person('Pia', 'Solo');
-    const { token } = await registerByApi(context.request, 'creator', pia);
     const eventName = `Unsold Night ${Date.now().toString(36)}`;
-    const created = await context.request.post('/api/events', {
-      headers: { authorization: `Bearer ${token}` },
-      data: {
-        name: eventName,
-        description: 'Nobody has bought a ticket yet.',
-        price: 5,
-        maxTickets: 20,
-        date: new Date(Date.now() + 7 * DAY_MS).toISOString(),
-      },
+    const { creator } = await eventWithSales(api, {
+      name: eventName,
+      description: 'Nobody has bought a ticket yet.',
+      price: 5,
+      maxTickets: 20,
     });
-    expect(created.status()).toBe(201);
 
-    await logIn(page, 'creator', pia.email);
+    const { context, page } = await newVisitor(browser, { signedInAs: creator });
     await page.goto('/creators/dashboard/my-events');
     await eventCard(page, eventName)
       .getByRole('button', { name: `Delete event ${eventName}` })

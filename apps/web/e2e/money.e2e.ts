@@ -1,15 +1,19 @@
-import type { Browser, Page } from 'playwright-core';
+import type { APIRequestContext, Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible } from './support/accessibility';
-import { newVisitor } from './support/browser';
+import { newVisitor, openApi } from './support/browser';
 import { launchBrowser } from './support/chromium';
-import { eventCard, expectToast, logIn, person, registerByApi } from './support/fixtures';
+import { eventWithSales, registerByApi } from './support/factories';
+import { eventCard, expectToast, person } from './support/fixtures';
 
 let browser: Browser;
+let api: APIRequestContext;
 beforeAll(async () => {
   browser = await launchBrowser();
+  api = await openApi();
 });
 afterAll(async () => {
+  await api.dispose();
   await browser.close();
 });
 
@@ -25,27 +29,23 @@ async function rowOf(page: Page, text: string): Promise<string> {
 describe('money in the browser', () => {
   it('a fan pays the total, the creator sees the sale and its fee on Earnings, cancels, and the fan sees "Refunded"', async () => {
     const eventName = `Garden Concert ${Date.now().toString(36)}`;
-    const creator = await newVisitor(browser);
-    const host = person('Rita', 'Host');
-    const { token } = await registerByApi(creator.context.request, 'creator', host);
-    const created = await creator.context.request.post('/api/events', {
-      headers: { authorization: `Bearer ${token}` },
-      data: {
-        name: eventName,
-        description: 'Songs among the tomatoes.',
-        price: 20,
-        maxTickets: 50,
-        date: new Date(Date.now() + 3 * DAY_MS).toISOString(),
-      },
+    const {
+      event: { id: eventId },
+      creator: host,
+    } = await eventWithSales(api, {
+      creator: await registerByApi(api, 'creator', person('Rita', 'Host')),
+      name: eventName,
+      description: 'Songs among the tomatoes.',
+      price: 20,
+      maxTickets: 50,
+      date: new Date(Date.now() + 3 * DAY_MS),
     });
-    expect(created.status()).toBe(201);
-    const { id: eventId } = (await created.json()) as { id: number };
+    const creator = await newVisitor(browser, { signedInAs: host });
 
     // The fan checks out 2 tickets and sees what they pay.
-    const fan = await newVisitor(browser);
-    const buyer = person('Tom', 'Fan');
-    await registerByApi(fan.context.request, 'user', buyer);
-    await logIn(fan.page, 'user', buyer.email);
+    const fan = await newVisitor(browser, {
+      signedInAs: await registerByApi(api, 'user', person('Tom', 'Fan')),
+    });
     await fan.page.goto(`/events/${eventId}/checkout`);
     await fan.page.getByText('No card is charged').waitFor();
     await fan.page.getByRole('button', { name: 'Increase quantity' }).click();
@@ -57,7 +57,7 @@ describe('money in the browser', () => {
     expect(confirmation).toContain('$40.00');
 
     // The creator finds the sale on Earnings, with the platform's 10 %.
-    await logIn(creator.page, 'creator', host.email);
+    await creator.page.goto('/creators/dashboard');
     await creator.page.getByRole('navigation').getByRole('button', { name: host.firstName }).click();
     await creator.page.getByRole('menuitem', { name: 'Earnings' }).click();
     await creator.page.waitForURL('**/creators/dashboard/earnings');

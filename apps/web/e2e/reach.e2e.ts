@@ -1,22 +1,24 @@
-import {
-  SOCKET_PATH,
-  type ClientToServerEvents,
-  type ServerToClientEvents,
-} from '@stagedoor/shared/realtime';
-import type { APIRequestContext, Browser, BrowserContext } from 'playwright-core';
+import type { AuthResponse } from '@stagedoor/shared/accounts';
+import { SOCKET_PATH, type ClientToServerEvents, type ServerToClientEvents } from '@stagedoor/shared/live';
+import type { APIRequestContext, Browser } from 'playwright-core';
 import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible } from './support/accessibility';
-import { baseURL, newVisitor } from './support/browser';
+import { baseURL, newVisitor, openApi } from './support/browser';
 import { launchBrowser } from './support/chromium';
-import { eventCard, logIn, person, register, registerByApi } from './support/fixtures';
+import { authorized, buyTickets, eventWithSales, registerByApi, ticketHolder } from './support/factories';
+import { eventCard, person, register } from './support/fixtures';
+import { keepSession } from './support/live-pages';
 import { startBuiltServer, type RunningServer } from './support/server';
 
 let browser: Browser;
+let api: APIRequestContext;
 beforeAll(async () => {
   browser = await launchBrowser();
+  api = await openApi();
 });
 afterAll(async () => {
+  await api.dispose();
   await browser.close();
 });
 
@@ -26,29 +28,6 @@ const LIVE_CHECK_WAIT_MS = 25_000;
 
 /** The same text with every run of spaces (Chromium and Node put a narrow one before "PM") as one. */
 const spaced = (text: string) => text.replace(/\s+/g, ' ');
-
-function authorized(token: string) {
-  return { authorization: `Bearer ${token}` };
-}
-
-async function createEvent(
-  request: APIRequestContext,
-  token: string,
-  fields: { name: string; date: Date },
-): Promise<number> {
-  const response = await request.post('/api/events', {
-    headers: authorized(token),
-    data: {
-      name: fields.name,
-      description: 'Songs from the new record, played live.',
-      price: 8,
-      maxTickets: 40,
-      date: fields.date.toISOString(),
-    },
-  });
-  expect(response.status(), await response.text()).toBe(201);
-  return ((await response.json()) as { id: number }).id;
-}
 
 /** The creator's studio as a socket: goes live the way the studio's Start Stream does. */
 async function goLive(token: string, eventId: number): Promise<Socket> {
@@ -68,32 +47,26 @@ async function goLive(token: string, eventId: number): Promise<Socket> {
 
 describe('the event page knows its ticket holder', () => {
   it('counts down to the show, adds it to a calendar, and offers "Watch now" once the creator is live', async () => {
-    const setup = await newVisitor(browser);
-    const host = person('Lena', 'Stage');
-    const creator = await registerByApi(setup.context.request, 'creator', host);
     const start = new Date(Date.now() + 30 * MINUTE_MS);
     const eventName = `Night Songs ${Date.now().toString(36)}`;
-    const eventId = await createEvent(setup.context.request, creator.token, { name: eventName, date: start });
-    await setup.context.close();
+    const {
+      event: { id: eventId },
+      creator,
+    } = await eventWithSales(api, {
+      creator: await registerByApi(api, 'creator', person('Lena', 'Stage')),
+      name: eventName,
+      date: start,
+    });
 
     // A fan in New York signs up from their browser, which gives the account its time zone.
-    const context: BrowserContext = await browser.newContext({
-      baseURL: baseURL(),
-      viewport: { width: 1280, height: 900 },
-      timezoneId: 'America/New_York',
-    });
-    const page = await context.newPage();
+    const { context, page } = await newVisitor(browser, { timezoneId: 'America/New_York' });
     await page.goto('/user/register');
     await register(page, person('Nora', 'York'));
     await page.waitForURL('**/user/dashboard');
     const token = (await page.evaluate(() => localStorage.getItem('token'))) ?? '';
     const session = await context.request.get('/api/auth/verify-token', { headers: authorized(token) });
     expect(((await session.json()) as { user: { timeZone: string } }).user.timeZone).toBe('America/New_York');
-    const order = await context.request.post('/api/orders', {
-      headers: authorized(token),
-      data: { eventId, quantity: 2 },
-    });
-    expect(order.status()).toBe(201);
+    await buyTickets(api, { token }, eventId, 2);
 
     await page.goto(`/events/${eventId}`);
     await page.getByRole('heading', { name: 'You have 2 tickets' }).waitFor();
@@ -176,7 +149,7 @@ describe('a past event', () => {
       data: { email: 'ana@demo.stagedoor.test', password: 'stagedoor-demo' },
     });
     expect(login.status()).toBe(200);
-    const { access_token: token, user } = (await login.json()) as { access_token: string; user: unknown };
+    const { access_token: token, user } = (await login.json()) as AuthResponse;
     const orders = (await (
       await context.request.get('/api/orders', { headers: authorized(token) })
     ).json()) as {
@@ -193,13 +166,7 @@ describe('a past event', () => {
     expect(await page.getByRole('button', { name: 'Purchase Ticket' }).count()).toBe(0);
 
     // Her ticket is still hers, but there is nothing left to count down to or put in a calendar.
-    await page.evaluate(
-      ({ token, user }) => {
-        localStorage.setItem('token', token);
-        localStorage.setItem('user', JSON.stringify(user));
-      },
-      { token, user },
-    );
+    await keepSession(context, { token, user });
     await page.reload();
     await page.getByRole('heading', { name: 'You have 1 ticket' }).waitFor();
     await page.getByText('This event has ended.').waitFor();
@@ -220,24 +187,14 @@ describe('a past event', () => {
 
 describe('a failed load', () => {
   it('says so on My Tickets, with "Try again", which loads the tickets', async () => {
-    const setup = await newVisitor(browser);
-    const creator = await registerByApi(setup.context.request, 'creator', person('Rae', 'Host'));
     const eventName = `Morning Set ${Date.now().toString(36)}`;
-    const eventId = await createEvent(setup.context.request, creator.token, {
+    const { event } = await eventWithSales(api, {
       name: eventName,
       date: new Date(Date.now() + 2 * 24 * 60 * MINUTE_MS),
     });
-    const buyer = person('Ivo', 'Fan');
-    const fan = await registerByApi(setup.context.request, 'user', buyer);
-    const order = await setup.context.request.post('/api/orders', {
-      headers: authorized(fan.token),
-      data: { eventId, quantity: 1 },
-    });
-    expect(order.status()).toBe(201);
-    await setup.context.close();
+    const { fan } = await ticketHolder(api, { event });
 
-    const { context, page } = await newVisitor(browser);
-    await logIn(page, 'user', buyer.email);
+    const { context, page } = await newVisitor(browser, { signedInAs: fan });
     // The network drops every ask for the orders (the app's own retries included) until the fan retries.
     const ordersPage = '**/api/orders?*';
     await page.route(ordersPage, (route) => route.abort('connectionfailed'));

@@ -1,15 +1,19 @@
-import type { Browser, Page } from 'playwright-core';
+import type { APIRequestContext, Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible } from './support/accessibility';
-import { newVisitor } from './support/browser';
+import { newVisitor, openApi } from './support/browser';
 import { launchBrowser } from './support/chromium';
-import { person, register } from './support/fixtures';
+import { registerByApi } from './support/factories';
+import { person } from './support/fixtures';
 
 let browser: Browser;
+let api: APIRequestContext;
 beforeAll(async () => {
   browser = await launchBrowser();
+  api = await openApi();
 });
 afterAll(async () => {
+  await api.dispose();
   await browser.close();
 });
 
@@ -58,12 +62,6 @@ async function expectScreen(page: Page, path: string) {
   await expectAccessible(page, path);
 }
 
-async function signUpCreator(page: Page) {
-  await page.goto('/register');
-  await register(page, person('Route', 'Walker'));
-  await page.waitForURL('**/creators/dashboard');
-}
-
 describe('every route of the spec resolves', () => {
   it('renders each public route for a logged-out visitor, with Create account and Login in the nav', async () => {
     const { context, page } = await newVisitor(browser);
@@ -84,8 +82,9 @@ describe('every route of the spec resolves', () => {
   });
 
   it('renders each login-required route for a signed-in account, without the nav on the stream routes', async () => {
-    const { context, page } = await newVisitor(browser);
-    await signUpCreator(page);
+    const { context, page } = await newVisitor(browser, {
+      signedInAs: await registerByApi(api, 'creator', person('Route', 'Walker')),
+    });
     for (const path of PRIVATE_ROUTES) await expectScreen(page, path);
     await context.close();
   });

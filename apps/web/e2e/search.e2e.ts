@@ -1,49 +1,33 @@
 import type { APIRequestContext, Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { baseURL, newVisitor } from './support/browser';
+import { baseURL, newVisitor, openApi } from './support/browser';
 import { launchBrowser } from './support/chromium';
-import { POSTER_PNG, eventCard, pathOf, person, registerByApi } from './support/fixtures';
+import { eventWithSales, registerByApi } from './support/factories';
+import { eventCard, pathOf, person } from './support/fixtures';
 
 let browser: Browser;
+let api: APIRequestContext;
 beforeAll(async () => {
   browser = await launchBrowser();
+  api = await openApi();
 });
 afterAll(async () => {
+  await api.dispose();
   await browser.close();
 });
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-
-/** Creates an event through the API, as its creator's form would (multipart, with a poster). */
-async function createEvent(
-  request: APIRequestContext,
-  token: string,
-  event: { name: string; price: number; days: number },
-): Promise<{ id: number; image: string }> {
-  const response = await request.post('/api/events', {
-    headers: { authorization: `Bearer ${token}` },
-    multipart: {
-      name: event.name,
-      description: 'A night on the harbour, streamed live.',
-      price: String(event.price),
-      maxTickets: '50',
-      date: new Date(Date.now() + event.days * DAY_MS).toISOString(),
-      image: POSTER_PNG,
-    },
-  });
-  expect(response.status(), await response.text()).toBe(201);
-  return (await response.json()) as { id: number; image: string };
-}
+const daysFromNow = (days: number) => new Date(Date.now() + days * DAY_MS);
 
 describe('finding an event', () => {
   it('narrows the list by words and price, and the search survives a reload', async () => {
     const { context, page } = await newVisitor(browser);
-    const { token } = await registerByApi(context.request, 'creator', person('Lea', 'Marin'));
+    const creator = await registerByApi(api, 'creator', person('Lea', 'Marin'));
     // A word no other journey's event holds, so only this journey's events can match.
     const tag = `quay${Date.now().toString(36)}`;
-    await createEvent(context.request, token, { name: `Jazz on the Quay ${tag}`, price: 15, days: 5 });
-    await createEvent(context.request, token, { name: `Folk on the Quay ${tag}`, price: 8, days: 6 });
-    await createEvent(context.request, token, { name: `Late Jazz ${tag}`, price: 40, days: 7 });
+    await eventWithSales(api, { creator, name: `Jazz on the Quay ${tag}`, price: 15, date: daysFromNow(5) });
+    await eventWithSales(api, { creator, name: `Folk on the Quay ${tag}`, price: 8, date: daysFromNow(6) });
+    await eventWithSales(api, { creator, name: `Late Jazz ${tag}`, price: 40, date: daysFromNow(7) });
 
     await page.goto('/events');
     await page.getByRole('searchbox', { name: 'Search' }).fill(`${tag} jazz`);
@@ -71,9 +55,8 @@ describe('finding an event', () => {
 
   it("unfurls a shared event link: its page's HTML names the event and its poster", async () => {
     const { context, page } = await newVisitor(browser);
-    const { token } = await registerByApi(context.request, 'creator', person('Ada', 'Preview'));
     const name = `Preview Night ${Date.now().toString(36)}`;
-    const event = await createEvent(context.request, token, { name, price: 10, days: 9 });
+    const { event } = await eventWithSales(api, { name, price: 10, date: daysFromNow(9) });
 
     // As a link-preview crawler or curl asks for it: any type, and no script runs.
     const response = await context.request.get(`/events/${event.id}`, { headers: { accept: '*/*' } });

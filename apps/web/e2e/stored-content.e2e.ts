@@ -1,15 +1,19 @@
 import type { APIRequestContext, APIResponse, Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible } from './support/accessibility';
-import { baseURL, newVisitor } from './support/browser';
+import { newVisitor, openApi } from './support/browser';
 import { launchBrowser } from './support/chromium';
-import { eventCard, logIn, person, registerByApi } from './support/fixtures';
+import { authorized, eventWithSales, registerByApi, ticketHolder, type Account } from './support/factories';
+import { eventCard, person } from './support/fixtures';
 
 let browser: Browser;
+let api: APIRequestContext;
 beforeAll(async () => {
   browser = await launchBrowser();
+  api = await openApi();
 });
 afterAll(async () => {
+  await api.dispose();
   await browser.close();
 });
 
@@ -27,13 +31,8 @@ type Pwned = { __pwned?: unknown };
  * The page's CSP is the second guard: this browser ignores it, so what is checked is the first, that
  * every screen renders stored content as text. The CSP itself is checked on each page answer instead.
  */
-async function visitor(): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({
-    baseURL: baseURL(),
-    viewport: { width: 1280, height: 900 },
-    bypassCSP: true,
-  });
-  return { context, page: await context.newPage() };
+function visitor(signedInAs: Account): Promise<{ context: BrowserContext; page: Page }> {
+  return newVisitor(browser, { signedInAs, bypassCSP: true });
 }
 
 /** Opens the screen and expects its answer to carry a CSP that lets no inline script run. */
@@ -67,10 +66,6 @@ async function expectShownAsText(page: Page, screen: string, texts: string[]): P
   expect(injected, screen).toEqual({ pwned: undefined, elements: 0 });
 }
 
-function authorized(token: string) {
-  return { authorization: `Bearer ${token}` };
-}
-
 async function ok(response: Promise<APIResponse>, status = 200) {
   const answer = await response;
   expect(answer.status(), await answer.text()).toBe(status);
@@ -78,8 +73,8 @@ async function ok(response: Promise<APIResponse>, status = 200) {
 }
 
 interface Stage {
-  creator: { firstName: string; lastName: string; email: string; id: number; nickname: string };
-  fan: { firstName: string; lastName: string; email: string };
+  creator: Account & { id: number; nickname: string };
+  fan: Account;
   biography: string;
   event: { id: number; name: string; description: string };
 }
@@ -87,61 +82,42 @@ interface Stage {
 /** A creator, their event and a ticket holder, every text of which is markup. */
 async function setUpStage(request: APIRequestContext): Promise<Stage> {
   const tag = Date.now().toString(36);
-  const creatorPerson = person('Ada', 'Host');
-  const creatorNames = { firstName: `Ada${IMG}`, lastName: SCRIPT };
-  const { token, user } = await registerByApi(request, 'creator', { ...creatorPerson, ...creatorNames });
+  const creator = await registerByApi(request, 'creator', {
+    ...person('Ada', 'Host'),
+    firstName: `Ada${IMG}`,
+    lastName: SCRIPT,
+  });
   const biography = `I sing. ${BREAKOUT} ${IMG}`;
   const { user: profile } = (await ok(
-    request.patch('/api/auth/profile/creator', { headers: authorized(token), data: { biography } }),
+    request.patch('/api/auth/profile/creator', { headers: authorized(creator.token), data: { biography } }),
   )) as { user: { nickname: string } };
 
-  const name = `Markup ${tag} ${IMG}`;
-  const description = `Doors at 8. ${SCRIPT} ${BREAKOUT}`;
-  const created = (await ok(
-    request.post('/api/events', {
-      headers: authorized(token),
-      data: {
-        name,
-        description,
-        price: 5,
-        maxTickets: 20,
-        date: new Date(Date.now() + 3 * DAY_MS).toISOString(),
-      },
-    }),
-    201,
-  )) as { id: number };
-
-  const fanPerson = person('Fay', 'Fan');
-  const fanNames = { firstName: `Fay${IMG}`, lastName: `${SCRIPT}Fan` };
-  const fan = await registerByApi(request, 'user', { ...fanPerson, ...fanNames });
-  await ok(
-    request.post('/api/orders', {
-      headers: authorized(fan.token),
-      data: { eventId: created.id, quantity: 1 },
-    }),
-    201,
-  );
-  return {
-    creator: { ...creatorPerson, ...creatorNames, id: user.id, nickname: profile.nickname },
-    fan: { ...fanPerson, ...fanNames },
-    biography,
-    event: { id: created.id, name, description },
-  };
+  const { event } = await eventWithSales(request, {
+    creator,
+    name: `Markup ${tag} ${IMG}`,
+    description: `Doors at 8. ${SCRIPT} ${BREAKOUT}`,
+    price: 5,
+    maxTickets: 20,
+    date: new Date(Date.now() + 3 * DAY_MS),
+  });
+  const { fan } = await ticketHolder(request, {
+    event,
+    fan: { ...person('Fay', 'Fan'), firstName: `Fay${IMG}`, lastName: `${SCRIPT}Fan` },
+  });
+  return { creator: { ...creator, id: creator.user.id, nickname: profile.nickname }, fan, biography, event };
 }
 
 describe('stored content stays text', () => {
   it('shows names, a biography, an event and a chat message that carry markup as the text they are', async () => {
-    const setup = await newVisitor(browser);
-    const { creator, fan, biography, event } = await setUpStage(setup.context.request);
-    await setup.context.close();
+    const { creator, fan, biography, event } = await setUpStage(api);
     const creatorName = `${creator.firstName} ${creator.lastName}`;
     const fanName = `${fan.firstName} ${fan.lastName}`;
     const message = `Hello! ${IMG} ${SCRIPT}`;
 
     // The spectator: the catalogue, the event, buying, their tickets, the creator's pages.
-    const spectator = await visitor();
+    const spectator = await visitor(fan);
     const { page } = spectator;
-    await logIn(page, 'user', fan.email);
+    await page.goto('/user/dashboard');
     await expectShownAsText(page, 'spectator dashboard', [fan.firstName]);
     await page.getByRole('navigation').getByRole('button', { name: fan.firstName }).waitFor();
 
@@ -173,8 +149,8 @@ describe('stored content stays text', () => {
     await expectShownAsText(page, 'simple creator view', [biography, event.name]);
 
     // The creator: their own screens, and the studio where the fan's message arrives.
-    const host = await visitor();
-    await logIn(host.page, 'creator', creator.email);
+    const host = await visitor(creator);
+    await host.page.goto('/creators/dashboard');
     await host.page.getByRole('navigation').getByRole('button', { name: creator.firstName }).waitFor();
     await visit(host.page, '/creators/dashboard/my-events');
     await eventCard(host.page, event.name).waitFor();

@@ -1,16 +1,20 @@
-import type { Page } from 'playwright-core';
+import type { APIRequestContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible } from './support/accessibility';
-import { newVisitor } from './support/browser';
+import { newVisitor, openApi } from './support/browser';
 import { launchStudioAndAudience, type StudioAndAudience } from './support/chromium';
-import { logIn } from './support/fixtures';
-import { expectPlaying, setUpShow } from './support/stream';
+import { expectPlaying, liveShow } from './support/stream';
 
 let browsers: StudioAndAudience;
+let api: APIRequestContext;
 beforeAll(async () => {
   browsers = await launchStudioAndAudience();
+  api = await openApi();
 });
-afterAll(() => browsers.close());
+afterAll(async () => {
+  await api.dispose();
+  await browsers.close();
+});
 
 async function viewerCount(page: Page): Promise<string> {
   return page.getByLabel('Viewers').innerText();
@@ -23,12 +27,9 @@ async function sendChat(page: Page, text: string): Promise<void> {
 
 describe('going live in the browser', () => {
   it('streams camera and screen to a ticket holder, with chat both ways, and ends cleanly', async () => {
-    const setup = await newVisitor(browsers.audience);
-    const show = await setUpShow(setup.context.request);
-    await setup.context.close();
+    const show = await liveShow(api);
 
-    const creator = await newVisitor(browsers.studio);
-    await logIn(creator.page, 'creator', show.creator.email);
+    const creator = await newVisitor(browsers.studio, { signedInAs: show.creator });
     await creator.page.goto(`/creators/dashboard/events/${show.eventId}/stream`);
     const start = creator.page.getByRole('button', { name: 'Start Stream' });
     await start.waitFor();
@@ -38,8 +39,7 @@ describe('going live in the browser', () => {
     await start.click();
     await creator.page.getByRole('button', { name: 'Stop Stream' }).waitFor();
 
-    const fan = await newVisitor(browsers.audience);
-    await logIn(fan.page, 'user', show.fans[0]?.email ?? '');
+    const fan = await newVisitor(browsers.audience, { signedInAs: show.fan });
     await fan.page.goto(`/events/${show.eventId}/stream`);
     await expectPlaying(fan.page);
     await fan.page.getByRole('button', { name: 'Hacer clic para habilitar audio' }).waitFor();
@@ -74,12 +74,9 @@ describe('going live in the browser', () => {
   });
 
   it('tells a spectator without a ticket that one is needed, and offers the event page', async () => {
-    const setup = await newVisitor(browsers.audience);
-    const show = await setUpShow(setup.context.request);
-    await setup.context.close();
+    const show = await liveShow(api);
 
-    const { context, page } = await newVisitor(browsers.audience);
-    await logIn(page, 'user', show.stranger.email);
+    const { context, page } = await newVisitor(browsers.audience, { signedInAs: show.stranger });
     await page.goto(`/events/${show.eventId}/stream`);
     await page.getByText(/need a ticket/i).waitFor();
     await expectAccessible(page, 'watch page, without a ticket');

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ZSessionUser } from './auth';
+import { ZSessionUser } from './accounts';
 import { positiveId } from './events';
 
 /** GET /creators/{id}, GET /creators/profile/{nickname} (spec §3 "Public creator profile"): no email. */

@@ -1,3 +1,4 @@
+import type { Role } from './accounts';
 import { IMAGE_MAX_BYTES } from './limits';
 
 export const IMAGE_MAX_MEGABYTES = IMAGE_MAX_BYTES / 1024 / 1024;
@@ -23,3 +24,21 @@ export const EVENT_IMAGE_MESSAGES: ImageMessages = {
 
 /** The hint under an image field: the types and the size it takes. */
 export const IMAGE_FILES_HINT = `JPG or PNG, up to ${IMAGE_MAX_MEGABYTES}MB.`;
+
+/** Where the API serves each kind of image (under /api/): its routes and every link to an image read this. */
+export const IMAGE_FOLDERS = {
+  event: 'events/image',
+  creatorHeader: 'creators/header-image',
+  creatorProfile: 'creators/profile-image',
+  userProfile: 'users/profile-image',
+} as const;
+
+const imagePath = (folder: string, file: string) => `/api/${folder}/${encodeURIComponent(file)}`;
+
+/** The address of an image, by the file name the API puts in events and user objects. */
+export const imageUrls = {
+  event: (file: string) => imagePath(IMAGE_FOLDERS.event, file),
+  creatorHeader: (file: string) => imagePath(IMAGE_FOLDERS.creatorHeader, file),
+  profile: (role: Role, file: string) =>
+    imagePath(role === 'creator' ? IMAGE_FOLDERS.creatorProfile : IMAGE_FOLDERS.userProfile, file),
+};

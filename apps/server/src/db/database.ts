@@ -13,13 +13,13 @@ import * as schema from './schema';
 /** What repositories see: the same query API whichever driver runs underneath. */
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 
-export interface DatabaseHandle {
+interface DatabaseHandle {
   db: Database;
   close: () => Promise<void>;
 }
 
 /** Where a lost connection is reported: the server's logger, or the console for scripts. */
-export interface DatabaseLog {
+interface DatabaseLog {
   error(details: object, message: string): void;
 }
 

@@ -1,4 +1,4 @@
-import { ROLES } from '@stagedoor/shared/auth';
+import { ROLES } from '@stagedoor/shared/accounts';
 import { PAYOUT_STATUSES } from '@stagedoor/shared/money';
 import { ORDER_STATUSES } from '@stagedoor/shared/orders';
 import type { ImageMimeType } from '@stagedoor/shared/limits';
@@ -176,7 +176,7 @@ export const orders = pgTable(
     // What the keyed request asked for, so a key reused for another purchase is told apart from a retry.
     requestHash: text('request_hash'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    // A pending order's hold runs out at this instant (orders.repo.ts expireOrder gives the tickets back).
+    // A pending order's hold runs out at this instant (money/holds.ts expireOrder gives the tickets back).
     expiresAt: timestamp('expires_at', { withTimezone: true }),
     // The payment provider's checkout (Stripe Checkout Session) and the payment it took.
     checkoutSessionId: text('checkout_session_id'),

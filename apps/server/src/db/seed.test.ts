@@ -1,4 +1,4 @@
-import type { AuthResponse } from '@stagedoor/shared/auth';
+import type { AuthResponse } from '@stagedoor/shared/accounts';
 import type { PublicCreator } from '@stagedoor/shared/creators';
 import type { CreatorStats, Event } from '@stagedoor/shared/events';
 import type { Earnings, Payout } from '@stagedoor/shared/money';

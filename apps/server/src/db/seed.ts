@@ -1,9 +1,9 @@
-import type { Role } from '@stagedoor/shared/auth';
+import type { Role } from '@stagedoor/shared/accounts';
 import type { Deps } from '../deps';
 import { hasCode } from '../errors';
-import { countAccounts, findAccountById } from '../modules/auth/accounts.repo';
-import { registerAccount } from '../modules/auth/auth.service';
-import { updateProfile } from '../modules/auth/profile.service';
+import { countAccounts, findAccountById } from '../modules/accounts/accounts.repo';
+import { registerAccount } from '../modules/accounts/auth.service';
+import { updateProfile } from '../modules/accounts/profile.service';
 import { updateEventChecked } from '../modules/events/events.repo';
 import { createEvent } from '../modules/events/events.service';
 import { EVENT_IMAGE_MESSAGES, PROFILE_IMAGE_MESSAGES } from '@stagedoor/shared/images';

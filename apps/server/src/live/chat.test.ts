@@ -1,7 +1,7 @@
-import type { SessionUser } from '@stagedoor/shared/auth';
+import type { SessionUser } from '@stagedoor/shared/accounts';
 import type { Event } from '@stagedoor/shared/events';
 import { CHAT_HISTORY_LIMIT, CHAT_MESSAGE_MAX_LENGTH } from '@stagedoor/shared/limits';
-import type { ChatMessage } from '@stagedoor/shared/realtime';
+import type { ChatMessage } from '@stagedoor/shared/live';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import {
   api,
@@ -10,7 +10,9 @@ import {
   createCreator,
   createEvent,
   createUser,
+  eventWithSales,
   postForm,
+  ticketHolder,
   type TestAccount,
 } from '../../test/factories';
 import { pngWithMetadata } from '../../test/images';
@@ -21,12 +23,6 @@ const app = await createTestApp();
 const clients = new LiveClients(await listen(app));
 afterEach(() => clients.closeAll());
 afterAll(() => app.close());
-
-async function ticketHolder(event: Event, names?: { firstName: string; lastName: string }) {
-  const fan = await createUser(app, names);
-  await buyTicketsOk(app, fan, event.id, 1);
-  return fan;
-}
 
 /** A socket of the account that joined the event's chat. */
 async function inChat(account: TestAccount, event: Event): Promise<LiveClient> {
@@ -68,7 +64,7 @@ describe('joinChat', () => {
       error: 'Join the chat before sending messages',
     });
     expect(await history(await clients.connect(creator), event)).toEqual([]);
-    expect(await history(await clients.connect(await ticketHolder(event)), event)).toEqual([]);
+    expect(await history(await clients.connect((await ticketHolder(app, { event })).fan), event)).toEqual([]);
   });
 });
 
@@ -84,11 +80,10 @@ describe('chatMessage', () => {
     );
     expect(avatar.statusCode).toBe(200);
     const profileImage = avatar.json<SessionUser>().profileImageUrl;
-    const event = await createEvent(app, creator);
-    const fan = await ticketHolder(event, { firstName: 'Sam', lastName: 'Lee' });
+    const { event, fan } = await ticketHolder(app, { creator, fan: { firstName: 'Sam', lastName: 'Lee' } });
     const creatorSocket = await inChat(creator, event);
     const fanSocket = await inChat(fan, event);
-    const outside = await clients.connect(await ticketHolder(event));
+    const outside = await clients.connect((await ticketHolder(app, { event })).fan);
     const unseen = record(outside, 'chatMessage');
 
     const toCreator = waitFor(creatorSocket, 'chatMessage');
@@ -131,8 +126,8 @@ describe('chatMessage', () => {
   });
 
   it('refuses a blank message and one over 500 characters', async () => {
-    const event = await createEvent(app, await createCreator(app));
-    const socket = await inChat(await ticketHolder(event), event);
+    const { event, fan } = await ticketHolder(app);
+    const socket = await inChat(fan, event);
     expect(await send(socket, event, '   \n ')).toEqual({
       success: false,
       code: 'INVALID_REQUEST',
@@ -150,10 +145,9 @@ describe('chatMessage', () => {
   });
 
   it('refuses more than 5 messages in 5 seconds from one account, whatever its sockets', async () => {
-    const event = await createEvent(app, await createCreator(app));
-    const fan = await ticketHolder(event);
+    const { event, fan } = await ticketHolder(app);
     const [first, second] = [await inChat(fan, event), await inChat(fan, event)];
-    const other = await inChat(await ticketHolder(event), event);
+    const other = await inChat((await ticketHolder(app, { event })).fan, event);
     for (let n = 1; n <= 5; n += 1) await sent(n % 2 ? first : second, event, `message ${n}`);
     for (const socket of [first, second]) {
       expect(await send(socket, event, 'one more')).toEqual({
@@ -167,9 +161,8 @@ describe('chatMessage', () => {
   });
 
   it('is refused to a fan whose ticket was refunded since joining (a cancelled event), who is then out of the chat', async () => {
-    const creator = await createCreator(app);
-    const event = await createEvent(app, creator);
-    const fan = await inChat(await ticketHolder(event), event);
+    const { creator, event, fan: holder } = await ticketHolder(app);
+    const fan = await inChat(holder, event);
     const host = await inChat(creator, event);
     const cancelled = await api(app, {
       method: 'POST',
@@ -192,10 +185,9 @@ describe('chatMessage', () => {
 
 describe('who wrote a message', () => {
   it("marks the creator's messages as theirs, live and in the history, and nobody else's", async () => {
-    const creator = await createCreator(app);
-    const event = await createEvent(app, creator);
+    const { creator, event, fan } = await ticketHolder(app);
     const creatorSocket = await inChat(creator, event);
-    const fanSocket = await inChat(await ticketHolder(event), event);
+    const fanSocket = await inChat(fan, event);
     const fromCreator = waitFor(fanSocket, 'chatMessage');
     expect(await sent(creatorSocket, event, 'Welcome!')).toMatchObject({ isCreator: true });
     expect(await fromCreator).toMatchObject({ content: 'Welcome!', isCreator: true });
@@ -229,7 +221,7 @@ describe('who wrote a message', () => {
     ];
     const creatorSocket = await inChat(creator, event);
     for (const names of lookalikes) {
-      const fan = await ticketHolder(event, names);
+      const { fan } = await ticketHolder(app, { event, fan: names });
       const socket = await inChat(fan, event);
       const shown = `${fan.user.firstName} ${fan.user.lastName} (@${fan.user.nickname})`;
       const toCreator = waitFor(creatorSocket, 'chatMessage');
@@ -238,7 +230,7 @@ describe('who wrote a message', () => {
     }
     // A name that only resembles it stays as it is, and the creator's own is never changed.
     const namesake = await inChat(
-      await ticketHolder(event, { firstName: 'Maya', lastName: 'Rivera' }),
+      (await ticketHolder(app, { event, fan: { firstName: 'Maya', lastName: 'Rivera' } })).fan,
       event,
     );
     expect(await sent(namesake, event, 'Hi')).toMatchObject({ username: 'Maya Rivera' });
@@ -252,15 +244,16 @@ describe('who wrote a message', () => {
 
 describe('the history', () => {
   it('is the last 50 messages, oldest first, with increasing ids', async () => {
-    const creator = await createCreator(app);
-    const event = await createEvent(app, creator);
     // The rate limit allows 5 messages per account at a time: 11 accounts say 5 each.
-    const speakers = [creator, ...(await Promise.all(Array.from({ length: 10 }, () => ticketHolder(event))))];
+    const { creator, event, fans } = await eventWithSales(app, {
+      sales: Array.from({ length: 10 }, () => 1),
+    });
+    const speakers = [creator, ...fans];
     const sockets = await Promise.all(speakers.map((speaker) => inChat(speaker, event)));
     for (let n = 1; n <= 55; n += 1)
       await sent(sockets[(n - 1) % sockets.length] as LiveClient, event, `#${n}`);
 
-    const late = await clients.connect(await ticketHolder(event));
+    const late = await clients.connect((await ticketHolder(app, { event })).fan);
     const messages = await history(late, event);
     expect(messages).toHaveLength(CHAT_HISTORY_LIMIT);
     expect(messages.map((message) => message.content)).toEqual(
@@ -274,9 +267,7 @@ describe('the history', () => {
 
 describe('deleteChatMessage', () => {
   it('lets the event creator delete a message, for everyone and from the history', async () => {
-    const creator = await createCreator(app);
-    const event = await createEvent(app, creator);
-    const fan = await ticketHolder(event);
+    const { creator, event, fan } = await ticketHolder(app);
     const fanSocket = await inChat(fan, event);
     const creatorSocket = await clients.connect(creator);
     const kept = await sent(fanSocket, event, 'Nice set');
@@ -291,9 +282,7 @@ describe('deleteChatMessage', () => {
   });
 
   it('is refused to anyone else, and for a message of another event', async () => {
-    const creator = await createCreator(app);
-    const event = await createEvent(app, creator);
-    const fan = await ticketHolder(event);
+    const { event, fan } = await ticketHolder(app);
     const fanSocket = await inChat(fan, event);
     const message = await sent(fanSocket, event, 'Mine');
     const otherCreator = await createCreator(app);
@@ -316,13 +305,11 @@ describe('deleteChatMessage', () => {
 
 describe('muteUser', () => {
   it("silences an account in the creator's event only", async () => {
-    const creator = await createCreator(app);
-    const event = await createEvent(app, creator);
+    const { creator, event, fan: loud } = await ticketHolder(app);
     const otherEvent = await createEvent(app, creator);
-    const loud = await ticketHolder(event);
     await buyTicketsOk(app, loud, otherEvent.id, 1);
     const loudSocket = await inChat(loud, event);
-    const calm = await inChat(await ticketHolder(event), event);
+    const calm = await inChat((await ticketHolder(app, { event })).fan, event);
     const creatorSocket = await clients.connect(creator);
 
     expect(await ack(creatorSocket, 'muteUser', { eventId: event.id, userId: loud.user.id })).toEqual({
@@ -343,12 +330,10 @@ describe('muteUser', () => {
   });
 
   it('is for the event creator only, never against themselves or an unknown account', async () => {
-    const creator = await createCreator(app);
-    const event = await createEvent(app, creator);
-    const fan = await ticketHolder(event);
+    const { creator, event, fan } = await ticketHolder(app);
     const fanSocket = await inChat(fan, event);
     const creatorSocket = await clients.connect(creator);
-    const other = await ticketHolder(event);
+    const { fan: other } = await ticketHolder(app, { event });
     expect(await ack(fanSocket, 'muteUser', { eventId: event.id, userId: other.user.id })).toEqual({
       success: false,
       code: 'FORBIDDEN',

@@ -1,4 +1,4 @@
-import type { Role } from '@stagedoor/shared/auth';
+import { imageUrls } from '@stagedoor/shared/images';
 import { CHAT_HISTORY_LIMIT } from '@stagedoor/shared/limits';
 import {
   ZChatMessageRequest,
@@ -6,13 +6,13 @@ import {
   ZEventRequest,
   ZMuteUserRequest,
   type ChatMessage,
-} from '@stagedoor/shared/realtime';
+} from '@stagedoor/shared/live';
 import type { EventRow } from '../db/schema';
-import { findAccountById } from '../modules/auth/accounts.repo';
+import { findAccount } from '../modules/accounts/accounts.service';
 import { chatMessagesSent } from '../plugins/metrics';
-import { USER_NOT_FOUND_MESSAGE } from '../modules/users/users.service';
-import { orderSummaryOf } from '../modules/orders/orders.repo';
-import { isCreatorOf, NEED_A_TICKET_MESSAGE, ownedEvent, watchableEvent } from './access';
+import { USER_NOT_FOUND_MESSAGE } from '../modules/accounts/users.service';
+import { isCreatorOf, NEED_A_TICKET_MESSAGE } from '../policy';
+import { ownedEvent, seatsIn, watchableEvent } from './access';
 import {
   insertChatMessage,
   isMuted,
@@ -25,19 +25,13 @@ import { chatRoom, type Live, type LiveAccount, type LiveSocket } from './contex
 import { lookalikeKey, looksAlike, type NameKey } from './display-names';
 import { LiveError, type SocketHandlers } from './handlers';
 
-export const JOIN_CHAT_FIRST_MESSAGE = 'Join the chat before sending messages';
-export const TOO_FAST_MESSAGE = 'You are sending messages too fast';
-export const MUTED_MESSAGE = 'You have been muted in this chat';
-export const ONLY_CREATOR_DELETES_MESSAGE = 'Only the event creator can delete chat messages';
-export const ONLY_CREATOR_MUTES_MESSAGE = 'Only the event creator can mute users';
-export const MESSAGE_NOT_FOUND_MESSAGE = 'Message not found';
-export const CANNOT_MUTE_YOURSELF_MESSAGE = 'You cannot mute yourself';
-
-/** The images the API serves for each role's profile picture (images.routes.ts). */
-const PROFILE_IMAGE_PATHS: Record<Role, string> = {
-  creator: '/api/creators/profile-image/',
-  user: '/api/users/profile-image/',
-};
+const JOIN_CHAT_FIRST_MESSAGE = 'Join the chat before sending messages';
+const TOO_FAST_MESSAGE = 'You are sending messages too fast';
+const MUTED_MESSAGE = 'You have been muted in this chat';
+const ONLY_CREATOR_DELETES_MESSAGE = 'Only the event creator can delete chat messages';
+const ONLY_CREATOR_MUTES_MESSAGE = 'Only the event creator can mute users';
+const MESSAGE_NOT_FOUND_MESSAGE = 'Message not found';
+const CANNOT_MUTE_YOURSELF_MESSAGE = 'You cannot mute yourself';
 
 /** Whose chat it is: its creator, and the form of their name nobody else may show (display-names.ts). */
 interface ChatHost {
@@ -59,7 +53,7 @@ export function registerChatHandlers(live: Live, socket: LiveSocket, handlers: S
   socket.on(
     'joinChat',
     handlers.acked(ZEventRequest, async ({ eventId }) => {
-      const { event } = await watchableEvent(db, account, eventId);
+      const { event } = await watchableEvent(live.deps, account, eventId);
       const host = await chatHostOf(live, account, event);
       await socket.join(chatRoom(eventId));
       joinedChats.set(eventId, host);
@@ -78,7 +72,7 @@ export function registerChatHandlers(live: Live, socket: LiveSocket, handlers: S
       if ((await live.chatLimiter.take(String(account.id))) !== null)
         throw new LiveError('RATE_LIMITED', TOO_FAST_MESSAGE);
       // The ticket that let it join may have been refunded since (a cancelled event): no more talking.
-      if (host.creatorId !== account.id && (await orderSummaryOf(db, account.id, eventId)).tickets === 0) {
+      if ((await seatsIn(live.deps, account, { id: eventId, creatorId: host.creatorId })) === 0) {
         joinedChats.delete(eventId);
         await socket.leave(chatRoom(eventId));
         throw new LiveError('TICKET_REQUIRED', NEED_A_TICKET_MESSAGE);
@@ -95,7 +89,7 @@ export function registerChatHandlers(live: Live, socket: LiveSocket, handlers: S
   socket.on(
     'deleteChatMessage',
     handlers.acked(ZDeleteChatMessageRequest, async ({ eventId, messageId }) => {
-      await ownedEvent(db, account, eventId, ONLY_CREATOR_DELETES_MESSAGE);
+      await ownedEvent(live.deps, account, eventId, ONLY_CREATOR_DELETES_MESSAGE);
       if (!(await softDeleteChatMessage(db, eventId, messageId)))
         throw new LiveError('NOT_FOUND', MESSAGE_NOT_FOUND_MESSAGE);
       live.io.to(chatRoom(eventId)).emit('chatMessageDeleted', { eventId, messageId });
@@ -106,9 +100,9 @@ export function registerChatHandlers(live: Live, socket: LiveSocket, handlers: S
   socket.on(
     'muteUser',
     handlers.acked(ZMuteUserRequest, async ({ eventId, userId }) => {
-      await ownedEvent(db, account, eventId, ONLY_CREATOR_MUTES_MESSAGE);
+      await ownedEvent(live.deps, account, eventId, ONLY_CREATOR_MUTES_MESSAGE);
       if (userId === account.id) throw new LiveError('CONFLICT', CANNOT_MUTE_YOURSELF_MESSAGE);
-      if (!(await findAccountById(db, userId))) throw new LiveError('NOT_FOUND', USER_NOT_FOUND_MESSAGE);
+      if (!(await findAccount(live.deps, userId))) throw new LiveError('NOT_FOUND', USER_NOT_FOUND_MESSAGE);
       await muteAccount(db, eventId, userId);
       return {};
     }),
@@ -116,9 +110,7 @@ export function registerChatHandlers(live: Live, socket: LiveSocket, handlers: S
 }
 
 async function chatHostOf(live: Live, account: LiveAccount, event: EventRow): Promise<ChatHost> {
-  const creator = isCreatorOf(account, event)
-    ? account
-    : await findAccountById(live.deps.db, event.creatorId);
+  const creator = isCreatorOf(account, event) ? account : await findAccount(live.deps, event.creatorId);
   return {
     creatorId: event.creatorId,
     creatorNameKey: creator ? lookalikeKey(displayName(creator)) : null,
@@ -145,7 +137,7 @@ function toChatMessage({ message, author }: ChatMessageWithAuthor, host: ChatHos
     username: passesForCreator ? `${name} (@${author.nickname})` : name,
     content: message.content,
     timestamp: message.createdAt.getTime(),
-    userAvatar: author.profileImage ? PROFILE_IMAGE_PATHS[author.role] + author.profileImage : null,
+    userAvatar: author.profileImage ? imageUrls.profile(author.role, author.profileImage) : null,
     isCreator,
   };
 }

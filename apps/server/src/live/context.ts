@@ -1,4 +1,4 @@
-import type { ClientToServerEvents, ServerToClientEvents } from '@stagedoor/shared/realtime';
+import type { ClientToServerEvents, ServerToClientEvents } from '@stagedoor/shared/live';
 import type { Server, Socket } from 'socket.io';
 import type { AccountRow } from '../db/schema';
 import type { Deps } from '../deps';

@@ -1,7 +1,6 @@
-import type { Event } from '@stagedoor/shared/events';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { buyTicketsOk, createCreator, createEvent, createUser } from '../../test/factories';
-import { ack, EVENT_TIMEOUT_MS, listen, LiveClients, waitFor } from '../../test/live-clients';
+import { ticketHolder } from '../../test/factories';
+import { ack, EVENT_TIMEOUT_MS, listen, LiveClients, liveShow, waitFor } from '../../test/live-clients';
 import { startRedisServer } from '../../test/redis-server';
 import { startServerProcess } from '../../test/server-process';
 import { createTestApp, sameDeploymentAs } from '../../test/test-app';
@@ -33,20 +32,11 @@ afterAll(async () => {
   await redis.stop();
 });
 
-async function ticketHolder(event: Event) {
-  const fan = await createUser(a);
-  await buyTicketsOk(a, fan, event.id, 1);
-  return fan;
-}
-
 describe('an instance killed mid-show', () => {
   it('leaves the registry within the timeout: its viewers and sockets are forgotten, its show ends as lost', async () => {
     // On A: a show with a viewer on C. On C: a show with a viewer on A.
-    const creatorOnA = await createCreator(a);
-    const showOnA = await createEvent(a, creatorOnA);
-    const broadcasterOnA = await clients.connect(creatorOnA);
-    expect(await ack(broadcasterOnA, 'startStream', { eventId: showOnA.id })).toEqual({ success: true });
-    const fanOnC = await ticketHolder(showOnA);
+    const { event: showOnA, broadcaster: broadcasterOnA } = await liveShow(a, clients);
+    const { fan: fanOnC } = await ticketHolder(a, { event: showOnA });
     const viewerOnC = await clients.connect(fanOnC, c.origin);
     expect(await ack(viewerOnC, 'joinStream', { eventId: showOnA.id })).toEqual({
       success: true,
@@ -56,11 +46,8 @@ describe('an instance killed mid-show', () => {
     for (let n = 1; n < SOCKETS_PER_ACCOUNT; n += 1) await clients.connect(fanOnC, c.origin);
     await expect(clients.connect(fanOnC)).rejects.toThrow(/live connections open/);
 
-    const creatorOnC = await createCreator(a);
-    const showOnC = await createEvent(a, creatorOnC);
-    const broadcasterOnC = await clients.connect(creatorOnC, c.origin);
-    expect(await ack(broadcasterOnC, 'startStream', { eventId: showOnC.id })).toEqual({ success: true });
-    const viewerOnA = await clients.connect(await ticketHolder(showOnC));
+    const { event: showOnC } = await liveShow(a, clients, c.origin);
+    const viewerOnA = await clients.connect((await ticketHolder(a, { event: showOnC })).fan);
     expect(await ack(viewerOnA, 'joinStream', { eventId: showOnC.id })).toEqual({
       success: true,
       viewerCount: 1,

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
-import type { AuthResponse } from '@stagedoor/shared/auth';
-import type { LiveConfig } from '@stagedoor/shared/realtime';
+import type { AuthResponse } from '@stagedoor/shared/accounts';
+import type { LiveConfig } from '@stagedoor/shared/live';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { api, authHeader, createCreator, createEvent, createUser } from '../../test/factories';
 import { ack, listen, LiveClients, settle, type LiveClient } from '../../test/live-clients';

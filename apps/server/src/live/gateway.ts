@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createAdapter } from '@socket.io/redis-adapter';
-import { SOCKET_PATH } from '@stagedoor/shared/realtime';
+import { SOCKET_PATH } from '@stagedoor/shared/live';
 import type { FastifyInstance } from 'fastify';
 import { Server } from 'socket.io';
 import { registerChatHandlers } from './chat';

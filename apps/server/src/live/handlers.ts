@@ -1,4 +1,4 @@
-import type { Ack, LiveErrorCode, Refusal } from '@stagedoor/shared/realtime';
+import type { Ack, LiveErrorCode, Refusal } from '@stagedoor/shared/live';
 import type { z } from 'zod';
 import { invalidTextMessage, invalidTextPath } from '../valid-text';
 import type { Live, LiveSocket } from './context';

@@ -1,11 +1,11 @@
-import type { LiveErrorCode } from '@stagedoor/shared/realtime';
+import type { LiveErrorCode } from '@stagedoor/shared/live';
 import { hasCode } from '../errors';
-import { bearerToken, claimsOf, sessionFor } from '../plugins/auth';
+import { bearerToken, claimsOf, sessionFor } from '../modules/accounts/sessions';
 import type { Live, LiveSocket } from './context';
 import { SOCKETS_PER_ACCOUNT } from './limits';
 
 /** What a refused client reads in its `connect_error`; the reason (expired, revoked…) is not its business. */
-export const AUTHENTICATION_ERROR_MESSAGE = 'Authentication error';
+const AUTHENTICATION_ERROR_MESSAGE = 'Authentication error';
 export const TOO_MANY_HANDSHAKES_MESSAGE = 'Too many connection attempts: wait a minute and try again';
 export const TOO_MANY_CONNECTIONS_MESSAGE =
   `This account already has ${SOCKETS_PER_ACCOUNT} live connections open (tabs or devices): ` +

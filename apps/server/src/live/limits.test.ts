@@ -4,10 +4,10 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import {
   api,
   authHeader,
-  buyTicketsOk,
   createCreator,
   createEvent,
   createUser,
+  ticketHolder,
   type TestAccount,
 } from '../../test/factories';
 import {
@@ -15,6 +15,7 @@ import {
   EVENT_TIMEOUT_MS,
   listen,
   LiveClients,
+  liveShow,
   record,
   settle,
   type LiveClient,
@@ -160,13 +161,8 @@ describe('signalling', () => {
     broadcaster: LiveClient;
     viewer: LiveClient;
   }> {
-    const creator = await createCreator(app);
-    const event = await createEvent(app, creator);
-    const broadcaster = await clients.connect(creator);
-    expect(await ack(broadcaster, 'startStream', { eventId: event.id })).toEqual({ success: true });
-    const fan = await createUser(app);
-    await buyTicketsOk(app, fan, event.id, 1);
-    const viewer = await clients.connect(fan);
+    const { event, broadcaster } = await liveShow(app, clients);
+    const viewer = await clients.connect((await ticketHolder(app, { event })).fan);
     expect(await ack(viewer, 'joinStream', { eventId: event.id })).toMatchObject({ success: true });
     return { event, broadcaster, viewer };
   }

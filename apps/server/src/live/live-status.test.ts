@@ -1,6 +1,6 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { api, createCreator, createEvent } from '../../test/factories';
-import { ack, listen, LiveClients } from '../../test/live-clients';
+import { ack, listen, LiveClients, liveShow } from '../../test/live-clients';
 import { createTestApp } from '../../test/test-app';
 
 const GRACE_MS = 300;
@@ -42,10 +42,7 @@ describe('GET /events/{id}/live', () => {
   });
 
   it('stays live while a dropped broadcaster may come back, and ends with the grace period', async () => {
-    const creator = await createCreator(app);
-    const event = await createEvent(app, creator);
-    const broadcaster = await clients.connect(creator);
-    expect(await ack(broadcaster, 'startStream', { eventId: event.id })).toEqual({ success: true });
+    const { event, broadcaster } = await liveShow(app, clients);
 
     broadcaster.disconnect();
     expect(await isLive(event.id)).toBe(true);

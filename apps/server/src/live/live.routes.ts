@@ -1,8 +1,8 @@
 import { ZEventIdParams } from '@stagedoor/shared/events';
-import { ZLiveConfig, ZLiveStatus, type MediaMode } from '@stagedoor/shared/realtime';
+import { ZLiveConfig, ZLiveStatus, type MediaMode } from '@stagedoor/shared/live';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { IceServer } from '../config';
-import { optionalAccount } from '../plugins/auth';
+import { optionalAccount } from '../modules/accounts/sessions';
 import { turnServerFor } from './turn';
 
 const isStun = (server: IceServer) => [server.urls].flat().every((url) => /^stuns?:/.test(url));

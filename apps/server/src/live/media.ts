@@ -1,4 +1,4 @@
-import type { IceCandidate, SessionDescription } from '@stagedoor/shared/realtime';
+import type { IceCandidate, SessionDescription } from '@stagedoor/shared/live';
 import type { LiveSocket } from './context';
 
 /** A signalling message as a socket sent it, once validated. */

@@ -1,4 +1,4 @@
-import type { StreamLayout } from '@stagedoor/shared/realtime';
+import type { StreamLayout } from '@stagedoor/shared/live';
 import type { RedisClient } from '../redis';
 import {
   NO_OVERLAY,

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import type { Event } from '@stagedoor/shared/events';
 import { afterAll, afterEach, describe, expect, inject, it } from 'vitest';
-import { buyTicketsOk, createCreator, createEvent, createUser, type TestAccount } from '../../test/factories';
+import { createUser, ticketHolder, type TestAccount } from '../../test/factories';
 import { freePort } from '../../test/free-port';
 import {
   ack,
   EVENT_TIMEOUT_MS,
   listen,
   LiveClients,
+  liveShow,
   record,
   settle,
   waitFor,
@@ -62,12 +62,6 @@ afterAll(async () => {
   await redis.stop();
 });
 
-async function ticketHolder(event: Event) {
-  const fan = await createUser(first);
-  await buyTicketsOk(first, fan, event.id, 1);
-  return fan;
-}
-
 /** Connects, retrying while the deployment still counts sockets that went away. */
 async function connectWhenFree(account: TestAccount, url: string, withinMs = EVENT_TIMEOUT_MS) {
   const deadline = Date.now() + withinMs;
@@ -86,14 +80,6 @@ const refusalOf = (connecting: Promise<LiveClient>) =>
     () => null,
     (error: Error) => error.message,
   );
-
-async function liveOnA() {
-  const creator = await createCreator(first);
-  const event = await createEvent(first, creator);
-  const broadcaster = await clients.connect(creator);
-  expect(await ack(broadcaster, 'startStream', { eventId: event.id })).toEqual({ success: true });
-  return { creator, event, broadcaster };
-}
 
 describe.each([
   ['MemoryStreamRegistry', () => new MemoryStreamRegistry()],
@@ -236,8 +222,8 @@ describe('seats under concurrent joins', () => {
 
 describe('two instances sharing Redis', () => {
   it('relays between a broadcaster on A and a viewer on B, with the same counts on both', async () => {
-    const { event, broadcaster } = await liveOnA();
-    const viewer = await clients.connect(await ticketHolder(event), onB);
+    const { event, broadcaster } = await liveShow(first, clients);
+    const viewer = await clients.connect((await ticketHolder(first, { event })).fan, onB);
     const joined = waitFor(broadcaster, 'viewerJoined');
     expect(await ack(viewer, 'joinStream', { eventId: event.id })).toEqual({ success: true, viewerCount: 1 });
     expect(await joined).toEqual({ viewerId: viewer.id });
@@ -263,9 +249,9 @@ describe('two instances sharing Redis', () => {
   });
 
   it('tells the broadcaster on A of a viewer leaving B, and the count to everyone', async () => {
-    const { event, broadcaster } = await liveOnA();
-    const stayer = await clients.connect(await ticketHolder(event), onB);
-    const leaver = await clients.connect(await ticketHolder(event), onB);
+    const { event, broadcaster } = await liveShow(first, clients);
+    const stayer = await clients.connect((await ticketHolder(first, { event })).fan, onB);
+    const leaver = await clients.connect((await ticketHolder(first, { event })).fan, onB);
     // Emits from B reach A through Redis, in no set order with the acknowledgements from B.
     const bothJoined = waitFor(
       broadcaster,
@@ -291,8 +277,8 @@ describe('two instances sharing Redis', () => {
   });
 
   it('keeps the stream of a broadcaster who dropped from A and came back through B', async () => {
-    const { creator, event, broadcaster } = await liveOnA();
-    const viewer = await clients.connect(await ticketHolder(event));
+    const { creator, event, broadcaster } = await liveShow(first, clients);
+    const viewer = await clients.connect((await ticketHolder(first, { event })).fan);
     expect(await ack(viewer, 'joinStream', { eventId: event.id })).toMatchObject({ success: true });
     const ended = record(viewer, 'streamEnded');
     broadcaster.disconnect();
@@ -308,8 +294,8 @@ describe('two instances sharing Redis', () => {
   });
 
   it('ends, for viewers on B, the stream of a broadcaster who dropped from A for good', async () => {
-    const { event, broadcaster } = await liveOnA();
-    const viewer = await clients.connect(await ticketHolder(event), onB);
+    const { event, broadcaster } = await liveShow(first, clients);
+    const viewer = await clients.connect((await ticketHolder(first, { event })).fan, onB);
     expect(await ack(viewer, 'joinStream', { eventId: event.id })).toMatchObject({ success: true });
     const ended = waitFor(viewer, 'streamEnded', GRACE_MS + 3_000);
     broadcaster.disconnect();
@@ -317,10 +303,9 @@ describe('two instances sharing Redis', () => {
   });
 
   it('carries chat messages between the instances', async () => {
-    const creator = await createCreator(first);
-    const event = await createEvent(first, creator);
+    const { creator, event, fan: holder } = await ticketHolder(first);
     const onA = await clients.connect(creator);
-    const fan = await clients.connect(await ticketHolder(event), onB);
+    const fan = await clients.connect(holder, onB);
     for (const socket of [onA, fan]) {
       expect(await ack(socket, 'joinChat', { eventId: event.id })).toMatchObject({ success: true });
     }
@@ -345,8 +330,7 @@ describe('limits over both instances', () => {
   });
 
   it(`counts ${CHAT_MESSAGE_LIMIT.max} chat messages per account in ${CHAT_MESSAGE_LIMIT.windowMs / 1000} s over both instances`, async () => {
-    const event = await createEvent(first, await createCreator(first));
-    const fan = await ticketHolder(event);
+    const { event, fan } = await ticketHolder(first);
     const [onA, onBToo] = [await clients.connect(fan), await clients.connect(fan, onB)];
     for (const socket of [onA, onBToo]) {
       expect(await ack(socket, 'joinChat', { eventId: event.id })).toMatchObject({ success: true });
@@ -398,9 +382,9 @@ describe('an instance that crashes', () => {
   }
 
   it('leaves its viewers counted no longer than the timeout: the broadcaster and the count hear of it', async () => {
-    const { event, broadcaster } = await liveOnA();
-    const fan = await ticketHolder(event);
-    const stayer = await clients.connect(await ticketHolder(event), onB);
+    const { event, broadcaster } = await liveShow(first, clients);
+    const { fan } = await ticketHolder(first, { event });
+    const stayer = await clients.connect((await ticketHolder(first, { event })).fan, onB);
     expect(await ack(stayer, 'joinStream', { eventId: event.id })).toMatchObject({ viewerCount: 1 });
     const c = await crashingInstance();
     expect(await c.registry.addViewer(event.id, 'viewer-on-c', fan.user.id, 1)).toEqual({ viewerCount: 2 });
@@ -416,11 +400,10 @@ describe('an instance that crashes', () => {
   });
 
   it('ends, as lost, the show it carried once the grace period from the crash is over', async () => {
-    const creator = await createCreator(first);
-    const event = await createEvent(first, creator);
+    const { event, fan } = await ticketHolder(first);
     const c = await crashingInstance();
     await c.registry.start(event.id, 'broadcaster-on-c');
-    const viewer = await clients.connect(await ticketHolder(event), onB);
+    const viewer = await clients.connect(fan, onB);
     expect(await ack(viewer, 'joinStream', { eventId: event.id })).toEqual({ success: true, viewerCount: 1 });
 
     const ended = waitFor(viewer, 'streamEnded', NOTICED_WITHIN_MS + GRACE_MS);
@@ -430,11 +413,10 @@ describe('an instance that crashes', () => {
   });
 
   it('keeps a show whose creator took it over through another instance', async () => {
-    const creator = await createCreator(first);
-    const event = await createEvent(first, creator);
+    const { creator, event, fan } = await ticketHolder(first);
     const c = await crashingInstance();
     await c.registry.start(event.id, 'broadcaster-on-c');
-    const viewer = await clients.connect(await ticketHolder(event), onB);
+    const viewer = await clients.connect(fan, onB);
     expect(await ack(viewer, 'joinStream', { eventId: event.id })).toMatchObject({ success: true });
     const ended = record(viewer, 'streamEnded');
     await c.crash();

@@ -1,4 +1,4 @@
-import { ZAnswerRequest, ZIceCandidateRequest, ZOfferRequest } from '@stagedoor/shared/realtime';
+import { ZAnswerRequest, ZIceCandidateRequest, ZOfferRequest } from '@stagedoor/shared/live';
 import type { Live, LiveSocket } from './context';
 import type { SocketHandlers } from './handlers';
 

@@ -1,4 +1,4 @@
-import type { StreamLayout } from '@stagedoor/shared/realtime';
+import type { StreamLayout } from '@stagedoor/shared/live';
 
 /** What a stopped stream leaves for its media mode to clean up. */
 export type StoppedStream = { mediaState: string | null };

@@ -8,20 +8,21 @@ import {
   createCreator,
   createEvent,
   createUser,
-  type TestAccount,
+  eventWithSales,
+  ticketHolder,
 } from '../../test/factories';
 import {
   ack,
   EVENT_TIMEOUT_MS,
   listen,
   LiveClients,
+  liveShow,
   record,
   settle,
   waitFor,
   type LiveClient,
 } from '../../test/live-clients';
 import { createTestApp } from '../../test/test-app';
-import type { App } from '../app';
 import { outbox } from '../db/schema';
 
 const GRACE_MS = 1_000;
@@ -35,34 +36,18 @@ const OFFER = { type: 'offer' as const, sdp: 'v=0 offer' };
 const ANSWER = { type: 'answer' as const, sdp: 'v=0 answer' };
 const CANDIDATE = { candidate: 'candidate:1 1 udp 2122260223 10.0.0.1 54321 typ host', sdpMid: '0' };
 
-async function ticketHolder(target: App, event: Event): Promise<TestAccount> {
-  const fan = await createUser(target);
-  await buyTicketsOk(target, fan, event.id, 1);
-  return fan;
-}
-
-/** A creator with an event, broadcasting it from a connected socket. */
-async function liveStream(): Promise<{ creator: TestAccount; event: Event; broadcaster: LiveClient }> {
-  const creator = await createCreator(app);
-  const event = await createEvent(app, creator);
-  const broadcaster = await clients.connect(creator);
-  expect(await ack(broadcaster, 'startStream', { eventId: event.id })).toEqual({ success: true });
-  return { creator, event, broadcaster };
-}
-
 /** A ticket holder of the event, joined to its stream. */
 async function joinedViewer(event: Event): Promise<LiveClient> {
-  const viewer = await clients.connect(await ticketHolder(app, event));
+  const viewer = await clients.connect((await ticketHolder(app, { event })).fan);
   expect(await ack(viewer, 'joinStream', { eventId: event.id })).toMatchObject({ success: true });
   return viewer;
 }
 
 describe('startStream and stopStream', () => {
   it('start and stop only for the event creator', async () => {
-    const creator = await createCreator(app);
-    const event = await createEvent(app, creator);
+    const { creator, event, fan: holder } = await ticketHolder(app);
     const otherCreator = await clients.connect(await createCreator(app));
-    const fan = await clients.connect(await ticketHolder(app, event));
+    const fan = await clients.connect(holder);
     for (const socket of [otherCreator, fan]) {
       expect(await ack(socket, 'startStream', { eventId: event.id })).toEqual({
         success: false,
@@ -100,7 +85,7 @@ describe('startStream and stopStream', () => {
   });
 
   it('ends the stream for everyone in it on stop, and counts 0', async () => {
-    const { event, broadcaster } = await liveStream();
+    const { event, broadcaster } = await liveShow(app, clients);
     const viewer = await joinedViewer(event);
     const ended = waitFor(viewer, 'streamEnded');
     const counts = record(viewer, 'viewerCountUpdate');
@@ -118,9 +103,7 @@ describe('startStream and stopStream', () => {
   });
 
   it('mails "live now" to each ticket holder once per show, not again when the creator resumes', async () => {
-    const creator = await createCreator(app);
-    const event = await createEvent(app, creator);
-    const fans = [await ticketHolder(app, event), await ticketHolder(app, event)];
+    const { creator, event, fans } = await eventWithSales(app, { sales: [1, 1] });
     const broadcaster = await clients.connect(creator);
     expect(await ack(broadcaster, 'startStream', { eventId: event.id })).toEqual({ success: true });
     // A reload of the studio starts the same show again.
@@ -132,7 +115,7 @@ describe('startStream and stopStream', () => {
   });
 
   it('ends the show when its creator cancels the event, and nobody can start or join it again', async () => {
-    const { creator, event, broadcaster } = await liveStream();
+    const { creator, event, broadcaster } = await liveShow(app, clients);
     const viewer = await joinedViewer(event);
     const ended = waitFor(viewer, 'streamEnded');
     const cancelled = await api(app, {
@@ -156,7 +139,7 @@ describe('startStream and stopStream', () => {
 
 describe('joinStream', () => {
   it('needs a ticket for the event (or to be its creator)', async () => {
-    const { creator, event } = await liveStream();
+    const { creator, event } = await liveShow(app, clients);
     const stranger = await clients.connect(await createUser(app));
     expect(await ack(stranger, 'joinStream', { eventId: event.id })).toEqual({
       success: false,
@@ -177,9 +160,8 @@ describe('joinStream', () => {
   });
 
   it('answers "Stream not found" before the stream starts, then tells the waiting fan it started', async () => {
-    const creator = await createCreator(app);
-    const event = await createEvent(app, creator);
-    const viewer = await clients.connect(await ticketHolder(app, event));
+    const { creator, event, fan } = await ticketHolder(app);
+    const viewer = await clients.connect(fan);
     expect(await ack(viewer, 'joinStream', { eventId: event.id })).toEqual({
       success: false,
       code: 'STREAM_NOT_LIVE',
@@ -206,8 +188,8 @@ describe('joinStream', () => {
   });
 
   it('lets an account watch on one screen per ticket it holds, the creator on any number', async () => {
-    const { creator, event, broadcaster } = await liveStream();
-    const fan = await ticketHolder(app, event);
+    const { creator, event, broadcaster } = await liveShow(app, clients);
+    const { fan } = await ticketHolder(app, { event });
     const [phone, laptop] = [await clients.connect(fan), await clients.connect(fan)];
     expect(await ack(phone, 'joinStream', { eventId: event.id })).toEqual({ success: true, viewerCount: 1 });
     expect(await ack(laptop, 'joinStream', { eventId: event.id })).toEqual({
@@ -240,8 +222,8 @@ describe('joinStream', () => {
   });
 
   it("gives viewers the broadcaster's layout when they join and when it changes, from the broadcaster only", async () => {
-    const { event, broadcaster } = await liveStream();
-    const early = await clients.connect(await ticketHolder(app, event));
+    const { event, broadcaster } = await liveShow(app, clients);
+    const early = await clients.connect((await ticketHolder(app, { event })).fan);
     const earlyLayouts = record(early, 'streamLayout');
     expect(await ack(early, 'joinStream', { eventId: event.id })).toMatchObject({ success: true });
     broadcaster.emit('streamLayout', { eventId: event.id, overlay: true });
@@ -249,15 +231,15 @@ describe('joinStream', () => {
     await settle(broadcaster, early);
     expect(earlyLayouts).toEqual([{ overlay: false }, { overlay: true }]);
 
-    const late = await clients.connect(await ticketHolder(app, event));
+    const late = await clients.connect((await ticketHolder(app, { event })).fan);
     const lateLayout = waitFor(late, 'streamLayout');
     expect(await ack(late, 'joinStream', { eventId: event.id })).toMatchObject({ success: true });
     expect(await lateLayout).toEqual({ overlay: true });
   });
 
   it('tells the broadcaster who joined and left, and everyone the count', async () => {
-    const { event, broadcaster } = await liveStream();
-    const panel = await clients.connect(await ticketHolder(app, event));
+    const { event, broadcaster } = await liveShow(app, clients);
+    const panel = await clients.connect((await ticketHolder(app, { event })).fan);
     expect(await ack(panel, 'connectToStream', { eventId: event.id })).toEqual({
       success: true,
       viewerCount: 0,
@@ -268,7 +250,7 @@ describe('joinStream', () => {
     const left = record(broadcaster, 'viewerLeft');
 
     const first = await joinedViewer(event);
-    const second = await clients.connect(await ticketHolder(app, event));
+    const second = await clients.connect((await ticketHolder(app, { event })).fan);
     expect(await ack(second, 'joinStream', { eventId: event.id })).toEqual({ success: true, viewerCount: 2 });
     // Joining again (the viewer's retry) is a leave and a join: still counted once.
     expect(await ack(second, 'joinStream', { eventId: event.id })).toEqual({ success: true, viewerCount: 2 });
@@ -292,7 +274,7 @@ describe('joinStream', () => {
 
 describe('signalling', () => {
   it('relays offers, answers and candidates between the broadcaster and its viewer, from the sender', async () => {
-    const { event, broadcaster } = await liveStream();
+    const { event, broadcaster } = await liveShow(app, clients);
     const joined = waitFor(broadcaster, 'viewerJoined');
     const viewer = await joinedViewer(event);
     const { viewerId } = await joined;
@@ -315,7 +297,7 @@ describe('signalling', () => {
   });
 
   it("handles a socket's events in the order it sent them", async () => {
-    const { event, broadcaster } = await liveStream();
+    const { event, broadcaster } = await liveShow(app, clients);
     const viewer = await joinedViewer(event);
     for (const socket of [broadcaster, viewer]) {
       expect(await ack(socket, 'joinChat', { eventId: event.id })).toMatchObject({ success: true });
@@ -332,11 +314,11 @@ describe('signalling', () => {
   });
 
   it('delivers nothing to or from a socket outside the stream', async () => {
-    const { event, broadcaster } = await liveStream();
+    const { event, broadcaster } = await liveShow(app, clients);
     const viewer = await joinedViewer(event);
     const otherViewer = await joinedViewer(event);
     // A viewer of another live stream, with a ticket for that one only.
-    const other = await liveStream();
+    const other = await liveShow(app, clients);
     const outsider = await joinedViewer(other.event);
 
     const received = [broadcaster, viewer, otherViewer, outsider].map((socket) => ({
@@ -363,9 +345,9 @@ describe('signalling', () => {
   });
 
   it('stops relaying to a viewer who moved to another stream', async () => {
-    const { event, broadcaster } = await liveStream();
-    const other = await liveStream();
-    const fan = await ticketHolder(app, event);
+    const { event, broadcaster } = await liveShow(app, clients);
+    const other = await liveShow(app, clients);
+    const { fan } = await ticketHolder(app, { event });
     await buyTicketsOk(app, fan, other.event.id, 1);
     const viewer = await clients.connect(fan);
     expect(await ack(viewer, 'joinStream', { eventId: event.id })).toMatchObject({ success: true });
@@ -385,7 +367,7 @@ describe('signalling', () => {
 
 describe('a broadcaster who drops', () => {
   it(`ends the stream after STREAM_GRACE_MS (${GRACE_MS} ms)`, async () => {
-    const { event, broadcaster } = await liveStream();
+    const { event, broadcaster } = await liveShow(app, clients);
     const viewer = await joinedViewer(event);
     const droppedAt = Date.now();
     const ended = waitFor(viewer, 'streamEnded', GRACE_MS + EVENT_TIMEOUT_MS);
@@ -400,7 +382,7 @@ describe('a broadcaster who drops', () => {
   });
 
   it('keeps the stream when the creator starts again within the grace period', async () => {
-    const { creator, event, broadcaster } = await liveStream();
+    const { creator, event, broadcaster } = await liveShow(app, clients);
     const viewer = await joinedViewer(event);
     const ended = record(viewer, 'streamEnded');
     broadcaster.disconnect();
@@ -425,7 +407,7 @@ describe('a broadcaster who drops', () => {
   });
 
   it('hands the stream to a second socket of the creator that starts it', async () => {
-    const { creator, event, broadcaster } = await liveStream();
+    const { creator, event, broadcaster } = await liveShow(app, clients);
     const viewer = await joinedViewer(event);
     const secondTab = await clients.connect(creator);
     const joined = waitFor(secondTab, 'viewerJoined');

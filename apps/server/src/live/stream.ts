@@ -3,17 +3,17 @@ import {
   ZStreamLayoutRequest,
   ZStreamRequest,
   type StreamEndReason,
-} from '@stagedoor/shared/realtime';
+} from '@stagedoor/shared/live';
 import { queueLiveNow } from '../modules/mail/reminders';
 import { ownedEvent, watchableEvent } from './access';
 import { streamRoom, type Live, type LiveSocket } from './context';
 import { LiveError, type SocketHandlers } from './handlers';
 
-export const STREAM_NOT_FOUND_MESSAGE = 'Stream not found';
-export const ONLY_CREATOR_STARTS_MESSAGE = 'Only the event creator can start this stream';
-export const ONLY_CREATOR_STOPS_MESSAGE = 'Only the event creator can stop this stream';
-export const INACTIVE_EVENT_MESSAGE = 'Only active events can be streamed';
-export const ALREADY_BROADCASTING_MESSAGE = 'You are already broadcasting a stream';
+const STREAM_NOT_FOUND_MESSAGE = 'Stream not found';
+const ONLY_CREATOR_STARTS_MESSAGE = 'Only the event creator can start this stream';
+const ONLY_CREATOR_STOPS_MESSAGE = 'Only the event creator can stop this stream';
+const INACTIVE_EVENT_MESSAGE = 'Only active events can be streamed';
+const ALREADY_BROADCASTING_MESSAGE = 'You are already broadcasting a stream';
 
 /** Why the extra screen of an account that already watches on one screen per ticket is turned away. */
 function noFreeSeatMessage(seats: number): string {
@@ -36,7 +36,7 @@ export function registerStreamHandlers(live: Live, socket: LiveSocket, handlers:
   socket.on(
     'connectToStream',
     handlers.acked(ZStreamRequest, async ({ eventId }) => {
-      await watchableEvent(db, account, eventId);
+      await watchableEvent(live.deps, account, eventId);
       await socket.join(streamRoom(eventId));
       const [viewerCount, broadcasterId] = await Promise.all([
         live.registry.viewerCount(eventId),
@@ -49,7 +49,7 @@ export function registerStreamHandlers(live: Live, socket: LiveSocket, handlers:
   socket.on(
     'startStream',
     handlers.acked(ZStreamRequest, async ({ eventId }) => {
-      const event = await ownedEvent(db, account, eventId, ONLY_CREATOR_STARTS_MESSAGE);
+      const event = await ownedEvent(live.deps, account, eventId, ONLY_CREATOR_STARTS_MESSAGE);
       if (!event.isActive) throw new LiveError('CONFLICT', INACTIVE_EVENT_MESSAGE);
       await leaveCurrentStream(live, socket, eventId);
       cancelGracePeriod(live, eventId);
@@ -80,7 +80,7 @@ export function registerStreamHandlers(live: Live, socket: LiveSocket, handlers:
   socket.on(
     'stopStream',
     handlers.acked(ZEventRequest, async ({ eventId }) => {
-      await ownedEvent(db, account, eventId, ONLY_CREATOR_STOPS_MESSAGE);
+      await ownedEvent(live.deps, account, eventId, ONLY_CREATOR_STOPS_MESSAGE);
       // Stopping what is not live (any more) is no error: the creator wants it stopped, and it is.
       await endStream(live, eventId, 'stopped');
       if (socket.data.stream?.eventId === eventId) socket.data.stream = null;
@@ -91,7 +91,7 @@ export function registerStreamHandlers(live: Live, socket: LiveSocket, handlers:
   socket.on(
     'joinStream',
     handlers.acked(ZStreamRequest, async ({ eventId }) => {
-      const { seats } = await watchableEvent(db, account, eventId);
+      const { seats } = await watchableEvent(live.deps, account, eventId);
       // Joining again (the viewer's retry) first leaves, so the old connection is dropped.
       await leaveCurrentStream(live, socket, null);
       // In the room even when nothing is live: it hears `streamStarted` when the show begins.

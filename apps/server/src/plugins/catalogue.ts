@@ -18,7 +18,7 @@ const CHANGED_CHANNEL = 'stagedoor:catalogue-changed';
 /** Distinct answers kept at most: search queries are unbounded, the memory is not. */
 const MAX_ENTRIES = 2000;
 
-export interface CachedAnswer {
+interface CachedAnswer {
   body: string;
   etag: string;
   /** When the read behind it started: its data is at least this fresh. */
@@ -76,7 +76,7 @@ export class AnswerCache {
   }
 }
 
-export interface Catalogue {
+interface Catalogue {
   /**
    * Answers a public read from the cache (the request's URL is the key), reading it through `load` when
    * it is missing or older than CATALOGUE_CACHE_MS; a client holding the same ETag gets a 304.

@@ -8,7 +8,7 @@ const CODE_BY_STATUS = new Map(
   Object.entries(ERROR_STATUS).map(([code, status]) => [status as number, code as ErrorCode]),
 );
 
-export const SHUTTING_DOWN_MESSAGE = 'The server is restarting. Please try again in a moment.';
+const SHUTTING_DOWN_MESSAGE = 'The server is restarting. Please try again in a moment.';
 
 /**
  * Every error leaves as `{statusCode, code, message, fields?}`; 5xx details stay in the log. A request

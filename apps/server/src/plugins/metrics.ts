@@ -5,7 +5,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import { orders, outbox } from '../db/schema';
 import { AppError } from '../errors';
 
-export const METRICS_PATH = '/metrics';
+const METRICS_PATH = '/metrics';
 
 /** The purchase route (orders.routes.ts under /api): a 201 there is a new order, a 200 a replay. */
 const PLACE_ORDER = { method: 'POST', route: '/api/orders' };

@@ -15,28 +15,36 @@ export async function setupMultipart(app: FastifyInstance): Promise<void> {
   });
 }
 
-export interface MultipartForm {
-  fields: Record<string, string>;
-  files: Record<string, Buffer>;
+/** An image as a form sent it, ready for the images module: its field, its bytes and its form's wording. */
+export interface ImageUpload {
+  field: string;
+  data: Buffer;
+  kind: ImageMessages;
 }
 
-/** The file fields a form accepts, each with the message its form shows for a file over the limit. */
-export type FileFields = Readonly<Record<string, Pick<ImageMessages, 'size'>>>;
+interface MultipartForm<Field extends string> {
+  fields: Record<string, string>;
+  images: Partial<Record<Field, ImageUpload>>;
+}
+
+/** The image fields a form accepts, each with its form's wording (a file over the limit, of a wrong type). */
+type ImageFields<Field extends string> = Readonly<Record<Field, ImageMessages>>;
 
 /**
- * Reads a whole multipart form into memory, accepting files only in `fileFields`. A file over the limit
- * is a 413 naming its field; an empty file part (a form sent with no file chosen) counts as no file.
+ * Reads a whole multipart form into memory, accepting files only in `imageFields`, handed back as image
+ * uploads. A file over the limit is a 413 naming its field; an empty file part (a form sent with no file
+ * chosen) counts as no file.
  */
-export async function readMultipartForm(
+export async function readMultipartForm<Field extends string>(
   request: FastifyRequest,
-  fileFields: FileFields,
-): Promise<MultipartForm> {
+  imageFields: ImageFields<Field>,
+): Promise<MultipartForm<Field>> {
   if (!request.isMultipart()) {
     throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Expected a multipart/form-data request');
   }
   const { FieldsLimitError, FilesLimitError, PartsLimitError, RequestFileTooLargeError } =
     request.server.multipartErrors;
-  const form: MultipartForm = { fields: {}, files: {} };
+  const form: MultipartForm<Field> = { fields: {}, images: {} };
   try {
     for await (const part of request.parts()) {
       const field = part.fieldname;
@@ -49,21 +57,21 @@ export async function readMultipartForm(
         form.fields[field] = String(part.value);
         continue;
       }
-      const accepted = Object.hasOwn(fileFields, field) ? fileFields[field] : undefined;
-      if (!accepted) {
+      if (!isImageField(imageFields, field)) {
         throw new AppError('VALIDATION_FAILED', `Unexpected file field ${field}`, {
           [field]: 'Unexpected file',
         });
       }
+      const kind = imageFields[field];
       let data: Buffer;
       try {
         data = await part.toBuffer();
       } catch (error) {
-        if (error instanceof RequestFileTooLargeError) throw fileTooLarge(field, accepted.size);
+        if (error instanceof RequestFileTooLargeError) throw fileTooLarge(field, kind.size);
         throw error;
       }
-      if (part.file.truncated) throw fileTooLarge(field, accepted.size);
-      if (data.length > 0) form.files[field] = data;
+      if (part.file.truncated) throw fileTooLarge(field, kind.size);
+      if (data.length > 0) form.images[field] = { field, data, kind };
     }
   } catch (error) {
     if (error instanceof FilesLimitError) {
@@ -80,6 +88,10 @@ export async function readMultipartForm(
     throw error;
   }
   return form;
+}
+
+function isImageField<Field extends string>(fields: ImageFields<Field>, field: string): field is Field {
+  return Object.hasOwn(fields, field);
 }
 
 function fileTooLarge(field: string, message: string): AppError {

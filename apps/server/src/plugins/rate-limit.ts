@@ -48,7 +48,7 @@ export function limitRequests(
   };
 }
 
-export interface FailureLimit {
+interface FailureLimit {
   /**
    * Runs `action` unless `max` failures were counted for this request's key within the window (then a
    * 429). The attempt is counted before it runs, so parallel attempts cannot all pass on one reading,

@@ -3,9 +3,10 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Deps } from '../deps';
 import { AppError } from '../errors';
 import { siteOrigin } from '../site';
-import { previewOf, withPreview } from './page-previews';
+import { withPreview, type PagePreview } from './page-head';
 
 // Vite puts content-hashed files under /assets: a new build means new names.
 const ASSETS_DIR = `${path.sep}assets${path.sep}`;
@@ -14,12 +15,19 @@ const NOT_PAGES = ['/api/', '/socket.io/'];
 // Always revalidated, so a new deployment is picked up on the next visit.
 const REVALIDATE = 'no-cache';
 
+/** The share preview of the page at `path` (site-relative), or null for a page without one. */
+type PreviewOf = (deps: Deps, path: string, origin: string) => Promise<PagePreview | null>;
+
 /**
  * Serves the built web app when there is one (apps/web/dist), with history-mode routing: a page
  * request for any client route gets index.html, with the page's title and share preview in its head
  * for an event's or a creator's page. Everything else unknown is a JSON 404.
  */
-export async function setupWebApp(app: FastifyInstance, webDistDir: string): Promise<void> {
+export async function setupWebApp(
+  app: FastifyInstance,
+  webDistDir: string,
+  previewOf: PreviewOf,
+): Promise<void> {
   const hasWebApp = existsSync(path.join(webDistDir, 'index.html'));
   if (hasWebApp) {
     await app.register(fastifyStatic, {
@@ -35,14 +43,19 @@ export async function setupWebApp(app: FastifyInstance, webDistDir: string): Pro
   }
 
   app.setNotFoundHandler((request, reply) => {
-    if (hasWebApp && isPageRequest(request)) return sendPage(request, reply, webDistDir);
+    if (hasWebApp && isPageRequest(request)) return sendPage(request, reply, webDistDir, previewOf);
     const route = request.url.split('?')[0];
     throw new AppError('NOT_FOUND', `Route ${request.method} ${route} not found`);
   });
 }
 
 /** index.html, with the page's preview when it has one; a failed look-up still serves the app. */
-async function sendPage(request: FastifyRequest, reply: FastifyReply, webDistDir: string) {
+async function sendPage(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  webDistDir: string,
+  previewOf: PreviewOf,
+) {
   const preview = await previewOf(request.server.deps, pathOf(request), siteOrigin(request)).catch(
     (error: unknown) => {
       request.log.error({ err: error }, 'page preview failed');

@@ -5,7 +5,7 @@ const HOUR_MS = 60 * 60 * 1000;
 /** Requests in flight at once: a registration costs the server an argon2 hash, so more only queue. */
 const REQUEST_CONCURRENCY = 4;
 
-export type Role = 'creator' | 'user';
+type Role = 'creator' | 'user';
 
 /** A registered account and its session, as the web app keeps it in localStorage. */
 export interface BenchAccount {

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { MediaMode } from '@stagedoor/shared/realtime';
+import type { MediaMode } from '@stagedoor/shared/live';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser } from '../../e2e/support/chromium';
 import { framesAdvance, goLive, signedIn, watch } from '../../e2e/support/live-pages';

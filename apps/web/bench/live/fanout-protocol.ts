@@ -8,8 +8,8 @@
  * indices with what the publisher sent in it, without clocks shared across processes.
  */
 
-export const TRACKS = ['main', 'overlay', 'audio'] as const;
-export type Track = (typeof TRACKS)[number];
+const TRACKS = ['main', 'overlay', 'audio'] as const;
+type Track = (typeof TRACKS)[number];
 /** The tracks the publisher sends on; the overlay section stays silent, as when the studio has no overlay. */
 export const SENT_TRACKS = ['main', 'audio'] as const satisfies readonly Track[];
 export type SentTrack = (typeof SENT_TRACKS)[number];

@@ -3,7 +3,7 @@ import {
   SOCKET_PATH,
   type ClientToServerEvents,
   type ServerToClientEvents,
-} from '@stagedoor/shared/realtime';
+} from '@stagedoor/shared/live';
 import { io, type Socket } from 'socket.io-client';
 import { MediaStreamTrack, RTCPeerConnection, RtpHeader, RtpPacket } from 'werift';
 import { SENT_TRACKS, writeTrailer, type SentTrack } from './fanout-protocol';

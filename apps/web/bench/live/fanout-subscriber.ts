@@ -4,7 +4,7 @@ import {
   type ClientToServerEvents,
   type ServerToClientEvents,
   type SessionDescription,
-} from '@stagedoor/shared/realtime';
+} from '@stagedoor/shared/live';
 import { io, type Socket } from 'socket.io-client';
 import { RTCPeerConnection, type RtpPacket } from 'werift';
 import {

@@ -3,7 +3,7 @@ import { startJanusServer, type JanusServer } from '../../../server/test/janus-s
 import { launchStudioAndAudience, type StudioAndAudience } from '../support/chromium';
 import { startBuiltServer, type RunningServer } from '../support/server';
 import { goLive, signedIn } from '../support/live-pages';
-import { expectPlaying, setUpShow } from '../support/stream';
+import { expectPlaying, liveShow } from '../support/stream';
 
 // A Janus and a server of this file's own: the shared ones must not restart under the other journeys.
 let janus: JanusServer;
@@ -27,7 +27,7 @@ afterAll(async () => {
 describe('a Janus that restarts in the middle of a show', () => {
   it('is reconnected by the server; the studio publishes again and the viewer plays again', async () => {
     const setup = await browsers.audience.newContext({ baseURL: server.baseURL });
-    const show = await setUpShow(setup.request, 1);
+    const show = await liveShow(setup.request, 1);
     await setup.close();
     const { fan } = show;
     const studio = await goLive(await signedIn(browsers.studio, server.baseURL, show.creator), show.eventId);

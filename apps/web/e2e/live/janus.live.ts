@@ -4,7 +4,7 @@ import { createJanusRoom, janusRooms } from '../../../server/test/janus-server';
 import { launchStudioAndAudience, type StudioAndAudience } from '../support/chromium';
 import { startBuiltServer } from '../support/server';
 import { goLive, signedIn, watch as open } from '../support/live-pages';
-import { expectPlaying, setUpShow, type Show } from '../support/stream';
+import { expectPlaying, liveShow, type Show } from '../support/stream';
 
 let browsers: StudioAndAudience;
 beforeAll(async () => {
@@ -17,7 +17,7 @@ const [liveA, liveB] = [inject('liveA'), inject('liveB')];
 async function newShow(fans: number): Promise<Show> {
   const context = await browsers.audience.newContext({ baseURL: liveA });
   try {
-    return await setUpShow(context.request, fans);
+    return await liveShow(context.request, fans);
   } finally {
     await context.close();
   }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { launchStudioAndAudience, type StudioAndAudience } from '../support/chromium';
 import { goLive, signedIn } from '../support/live-pages';
-import { expectPlaying, setUpShow } from '../support/stream';
+import { expectPlaying, liveShow } from '../support/stream';
 
 let browsers: StudioAndAudience;
 beforeAll(async () => {
@@ -15,7 +15,7 @@ describe('a viewer behind a network that lets only relayed media through', () =>
   it('watches through TURN, with credentials of its own from /api/live/config', async () => {
     const baseURL = inject('liveA');
     const setup = await browsers.audience.newContext({ baseURL });
-    const show = await setUpShow(setup.request, 1);
+    const show = await liveShow(setup.request, 1);
     await setup.close();
     const { fan } = show;
     const studio = await goLive(await signedIn(browsers.studio, baseURL, show.creator), show.eventId);

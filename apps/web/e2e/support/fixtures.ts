@@ -1,5 +1,4 @@
-import type { APIRequestContext, Page } from 'playwright-core';
-import { expect } from 'vitest';
+import type { Page } from 'playwright-core';
 import { uniqueEmail } from './browser';
 
 export const PASSWORD = 'correct-horse-42';
@@ -33,18 +32,6 @@ export async function register(page: Page, who: Person): Promise<void> {
   await page.getByRole('button', { name: 'Create', exact: true }).click();
 }
 
-/** Registers through the API, for journeys that need an account but not its screens: its session. */
-export async function registerByApi(
-  request: APIRequestContext,
-  role: 'creator' | 'user',
-  who: Person,
-): Promise<{ token: string; user: { id: number } }> {
-  const response = await request.post(`/api/auth/register/${role}`, { data: { ...who, password: PASSWORD } });
-  expect(response.status()).toBe(201);
-  const { access_token, user } = (await response.json()) as { access_token: string; user: { id: number } };
-  return { token: access_token, user };
-}
-
 export async function expectToast(page: Page, text: string): Promise<void> {
   await page.getByRole('alert').filter({ hasText: text }).first().waitFor();
 }
@@ -58,15 +45,6 @@ export async function pathOf(page: Page): Promise<string> {
 export function pickerValue(date: Date): string {
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}`;
-}
-
-/** Logs in through the login screen of the role (/login or /user/login). */
-export async function logIn(page: Page, role: 'creator' | 'user', email: string): Promise<void> {
-  await page.goto(role === 'creator' ? '/login' : '/user/login');
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(role === 'creator' ? '**/creators/dashboard' : '**/user/dashboard');
 }
 
 /** The card (an article) whose heading is `name`: an event on a list, a ticket on My Tickets. */

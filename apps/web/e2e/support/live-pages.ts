@@ -1,4 +1,4 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 
 /**
  * The studio and the player as journeys and benches drive them. No test runner here: `npm run bench`
@@ -8,13 +8,11 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 /** What the web app keeps of a session: the token and the signed-in user. */
 export type Session = { token: string; user: { id: number } };
 
-/** A browser context signed in as the account, as the web app keeps a session (token and user). */
-export async function signedIn(
-  browser: Browser,
-  baseURL: string,
-  { token, user }: Session,
-): Promise<BrowserContext> {
-  const context = await browser.newContext({ baseURL, viewport: { width: 1280, height: 900 } });
+/**
+ * Every page the context opens from now on starts signed in as the account, as the web app keeps a
+ * session (token and user in local storage): a token login, for journeys that are not about logging in.
+ */
+export async function keepSession(context: BrowserContext, { token, user }: Session): Promise<void> {
   await context.addInitScript(
     (session) => {
       localStorage.setItem('token', session.token);
@@ -22,7 +20,22 @@ export async function signedIn(
     },
     { token, user },
   );
+}
+
+/** A person's own browser (cookies, local storage) at desktop size; `signedInAs`: with their session. */
+export async function openContext(
+  browser: Browser,
+  baseURL: string,
+  { signedInAs, ...options }: BrowserContextOptions & { signedInAs?: Session } = {},
+): Promise<BrowserContext> {
+  const context = await browser.newContext({ baseURL, viewport: { width: 1280, height: 900 }, ...options });
+  if (signedInAs) await keepSession(context, signedInAs);
   return context;
+}
+
+/** A browser context signed in as the account, as the web app keeps a session (token and user). */
+export function signedIn(browser: Browser, baseURL: string, session: Session): Promise<BrowserContext> {
+  return openContext(browser, baseURL, { signedInAs: session });
 }
 
 /** Opens the creator's studio, turns the camera on and goes live; answers the page. */
@@ -44,7 +57,7 @@ export async function watch(context: BrowserContext, eventId: number): Promise<P
 }
 
 /** Decoded frames of the page's main video: it grows while the stream plays. */
-export function decodedFrames(page: Page): Promise<number> {
+function decodedFrames(page: Page): Promise<number> {
   return page
     .locator('video[data-role="main"]')
     .first()

@@ -19,12 +19,15 @@ function page<Name extends string, Props extends object>(
 }
 
 const ForgotPasswordRoute = page(
-  () => import('../features/auth/routes/password-reset'),
+  () => import('../features/accounts/routes/password-reset'),
   'ForgotPasswordRoute',
 );
-const ResetPasswordRoute = page(() => import('../features/auth/routes/password-reset'), 'ResetPasswordRoute');
-const LoginRoute = page(() => import('../features/auth/routes/login'), 'LoginRoute');
-const RegisterRoute = page(() => import('../features/auth/routes/register'), 'RegisterRoute');
+const ResetPasswordRoute = page(
+  () => import('../features/accounts/routes/password-reset'),
+  'ResetPasswordRoute',
+);
+const LoginRoute = page(() => import('../features/accounts/routes/login'), 'LoginRoute');
+const RegisterRoute = page(() => import('../features/accounts/routes/register'), 'RegisterRoute');
 const CreatorProfileRoute = page(
   () => import('../features/creators/routes/creator-profile'),
   'CreatorProfileRoute',
@@ -41,7 +44,7 @@ const UserDashboardRoute = page(
   () => import('../features/dashboard/routes/user-dashboard'),
   'UserDashboardRoute',
 );
-const EarningsRoute = page(() => import('../features/earnings/routes/earnings'), 'EarningsRoute');
+const EarningsRoute = page(() => import('../features/money/routes/earnings'), 'EarningsRoute');
 const CheckoutRoute = page(() => import('../features/events/routes/checkout'), 'CheckoutRoute');
 const CreateEventRoute = page(() => import('../features/events/routes/create-event'), 'CreateEventRoute');
 const EditEventRoute = page(() => import('../features/events/routes/edit-event'), 'EditEventRoute');
@@ -57,9 +60,9 @@ const PrivacyPolicyRoute = page(
   'PrivacyPolicyRoute',
 );
 const TermsRoute = page(() => import('../features/marketing/routes/terms'), 'TermsRoute');
-const ProfileRoute = page(() => import('../features/profile/routes/profile'), 'ProfileRoute');
-const EventStreamRoute = page(() => import('../features/stream/routes/event-stream'), 'EventStreamRoute');
-const MyTicketsRoute = page(() => import('../features/tickets/routes/my-tickets'), 'MyTicketsRoute');
+const ProfileRoute = page(() => import('../features/accounts/routes/profile'), 'ProfileRoute');
+const EventStreamRoute = page(() => import('../features/live/routes/event-stream'), 'EventStreamRoute');
+const MyTicketsRoute = page(() => import('../features/orders/routes/my-tickets'), 'MyTicketsRoute');
 
 /** The route table of spec §2. */
 export function AppRoutes() {

@@ -1,4 +1,4 @@
-import { ZAuthResponse, ZSessionUser, ZVerifyTokenResponse } from '@stagedoor/shared/auth';
+import { ZAuthResponse, ZSessionUser, ZVerifyTokenResponse } from '@stagedoor/shared/accounts';
 import { ZErrorBody } from '@stagedoor/shared/errors';
 import { ZEvent } from '@stagedoor/shared/events';
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-import type { AuthResponse, SessionUser, VerifyTokenResponse } from '@stagedoor/shared/auth';
+import type { AuthResponse, SessionUser, VerifyTokenResponse } from '@stagedoor/shared/accounts';
 import type { ErrorBody } from '@stagedoor/shared/errors';
 import type { Event } from '@stagedoor/shared/events';
 import {

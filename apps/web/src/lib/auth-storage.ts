@@ -1,4 +1,4 @@
-import type { SessionUser } from '@stagedoor/shared/auth';
+import type { SessionUser } from '@stagedoor/shared/accounts';
 import { SessionUserAnswer } from './answers';
 
 const TOKEN_KEY = 'token';

@@ -1,4 +1,3 @@
-import type { Role } from '@stagedoor/shared/auth';
 import { IMAGE_MAX_BYTES, IMAGE_MIME_TYPES } from '@stagedoor/shared/limits';
 
 export type ImageProblem = 'type' | 'size';
@@ -11,13 +10,3 @@ export function checkImageFile(file: File): ImageProblem | null {
 }
 
 export const IMAGE_ACCEPT = IMAGE_MIME_TYPES.join(',');
-
-const imagePath = (folder: string, file: string) => `/api/${folder}/${encodeURIComponent(file)}`;
-
-/** Image endpoints take the file names the API puts in user objects. */
-export const imageUrls = {
-  event: (file: string) => imagePath('events/image', file),
-  creatorHeader: (file: string) => imagePath('creators/header-image', file),
-  profile: (role: Role, file: string) =>
-    imagePath(role === 'creator' ? 'creators/profile-image' : 'users/profile-image', file),
-};

@@ -1,4 +1,4 @@
-import type { LoginRequest, RegisterRequest, Role, SessionUser } from '@stagedoor/shared/auth';
+import type { LoginRequest, RegisterRequest, Role, SessionUser } from '@stagedoor/shared/accounts';
 import { useQueryClient } from '@tanstack/react-query';
 import { createContext, use, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useLocation, useNavigate } from 'react-router';

@@ -8,7 +8,7 @@ import {
   type ClientToServerEvents,
   type LiveErrorCode,
   type ServerToClientEvents,
-} from '@stagedoor/shared/realtime';
+} from '@stagedoor/shared/live';
 import { useEffect, useState, useSyncExternalStore } from 'react';
 import { io, type Socket } from 'socket.io-client';
 import { useSession } from './session';
@@ -30,7 +30,7 @@ export type LiveConnection =
   | { status: 'failed'; message: string }
   | { status: 'disconnected'; reason: string };
 
-export type LiveSocketState = { socket: LiveSocket | null; connection: LiveConnection };
+type LiveSocketState = { socket: LiveSocket | null; connection: LiveConnection };
 
 /** An acknowledgement that never comes (server gone mid-call) rejects `emitWithAck` after this long. */
 const ACK_TIMEOUT_MS = 10_000;

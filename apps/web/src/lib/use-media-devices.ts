@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 
-export type MediaDeviceLists = { cameras: MediaDeviceInfo[]; microphones: MediaDeviceInfo[] };
+type MediaDeviceLists = { cameras: MediaDeviceInfo[]; microphones: MediaDeviceInfo[] };
 
 const NONE: MediaDeviceLists = { cameras: [], microphones: [] };
 

@@ -1,4 +1,4 @@
-import type { SessionUser } from '@stagedoor/shared/auth';
+import type { SessionUser } from '@stagedoor/shared/accounts';
 import type { PublicCreator } from '@stagedoor/shared/creators';
 import type { Event } from '@stagedoor/shared/events';
 import type { Order } from '@stagedoor/shared/orders';

@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { SFU_PEER_ID, type IceCandidate, type SessionDescription } from '@stagedoor/shared/realtime';
+import { SFU_PEER_ID, type IceCandidate, type SessionDescription } from '@stagedoor/shared/live';
 import Janode, { type Jsep } from 'janode';
 import VideoRoom, { type VideoRoomHandle } from 'janode/plugins/videoroom';
 import type { JanusConfig } from '../../config';

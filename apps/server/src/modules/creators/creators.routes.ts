@@ -1,12 +1,7 @@
 import { ZNicknameParams, ZPublicCreator } from '@stagedoor/shared/creators';
-import { ZCreatorIdParams, ZEventList } from '@stagedoor/shared/events';
+import { ZCreatorIdParams } from '@stagedoor/shared/events';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import {
-  findCreatorById,
-  findCreatorByNickname,
-  listCreatorUpcomingEvents,
-  toPublicCreator,
-} from './creators.service';
+import { findCreatorById, findCreatorByNickname, toPublicCreator } from './creators.service';
 
 /**
  * Beside the image routes /creators/header-image/:file and /creators/profile-image/:file. Static
@@ -30,12 +25,5 @@ export const creatorRoutes: FastifyPluginAsyncZod = async (app) => {
       app.catalogue.reply(request, reply, async () =>
         toPublicCreator(await findCreatorByNickname(app.deps, request.params.nickname)),
       ),
-  );
-
-  app.get(
-    '/creators/:nickname/events',
-    { schema: { params: ZNicknameParams, response: { 200: ZEventList } } },
-    async (request, reply) =>
-      app.catalogue.reply(request, reply, () => listCreatorUpcomingEvents(app.deps, request.params.nickname)),
   );
 };

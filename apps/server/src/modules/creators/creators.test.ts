@@ -1,4 +1,4 @@
-import type { SessionUser } from '@stagedoor/shared/auth';
+import type { SessionUser } from '@stagedoor/shared/accounts';
 import type { PublicCreator, PublicUser } from '@stagedoor/shared/creators';
 import type { ErrorBody } from '@stagedoor/shared/errors';
 import type { Event } from '@stagedoor/shared/events';

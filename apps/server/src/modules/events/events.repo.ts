@@ -27,7 +27,7 @@ export interface EventWithCreator {
 type EditableField =
   'name' | 'description' | 'image' | 'priceCents' | 'maxTickets' | 'maxPerBuyer' | 'date' | 'isActive';
 
-export type NewEvent = Pick<EventRow, 'creatorId' | EditableField>;
+type NewEvent = Pick<EventRow, 'creatorId' | EditableField>;
 
 export type EventChanges = Partial<Pick<EventRow, EditableField>>;
 
@@ -65,7 +65,7 @@ export async function findEventWithCreator(db: Database, id: number): Promise<Ev
 }
 
 /** What GET /events narrows the upcoming events to; an absent part narrows nothing. */
-export interface EventSearch {
+interface EventSearch {
   /** Each must appear in the name, the description, or the creator's full name or nickname. */
   words: string[];
   /** Inclusive bounds of the event's date. */
@@ -213,7 +213,7 @@ export async function deleteEventChecked(
   });
 }
 
-export interface CreatorTotals {
+interface CreatorTotals {
   events: number;
   ticketsSold: number;
   revenueCents: number;

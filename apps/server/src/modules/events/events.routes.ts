@@ -8,14 +8,14 @@ import {
   ZEventListQuery,
   ZUpdateEventRequest,
 } from '@stagedoor/shared/events';
+import { ZNicknameParams } from '@stagedoor/shared/creators';
 import { EVENT_IMAGE_MESSAGES } from '@stagedoor/shared/images';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { parseOrThrow } from '../../errors';
-import { claimedAccountId, optionalAccount, requireAuth, signedInAccount } from '../../plugins/auth';
-import { readMultipartForm } from '../../plugins/multipart';
+import { claimedAccountId, optionalAccount, requireAuth, signedInAccount } from '../accounts/sessions';
+import { readMultipartForm, type ImageUpload } from '../../plugins/multipart';
 import { siteOrigin } from '../../site';
-import type { ImageUpload } from '../images/images.service';
 import {
   createEvent,
   deleteEvent,
@@ -24,6 +24,7 @@ import {
   getEventCalendar,
   getEventForEditing,
   listCreatorEvents,
+  listCreatorUpcomingEvents,
   listEvents,
   updateEvent,
 } from './events.service';
@@ -53,6 +54,14 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
       }
       return app.catalogue.reply(request, reply, () => listCreatorEvents(app.deps, null, creatorId));
     },
+  );
+
+  // A creator's public page lists what it offers for sale (its profile comes from creators.routes.ts).
+  app.get(
+    '/creators/:nickname/events',
+    { schema: { params: ZNicknameParams, response: { 200: ZEventList } } },
+    async (request, reply) =>
+      app.catalogue.reply(request, reply, () => listCreatorUpcomingEvents(app.deps, request.params.nickname)),
   );
 
   app.get(
@@ -125,6 +134,5 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
 async function readEventForm(request: FastifyRequest): Promise<{ fields: unknown; image?: ImageUpload }> {
   if (!request.isMultipart()) return { fields: request.body ?? {} };
   const form = await readMultipartForm(request, { image: EVENT_IMAGE_MESSAGES });
-  const data = form.files.image;
-  return { fields: form.fields, image: data && { field: 'image', data, kind: EVENT_IMAGE_MESSAGES } };
+  return { fields: form.fields, image: form.images.image };
 }

@@ -12,36 +12,34 @@ import {
 import type { AccountRow, EventRow } from '../../db/schema';
 import type { Deps } from '../../deps';
 import { AppError, type FieldErrors } from '../../errors';
-import { findCreatorById } from '../creators/creators.service';
-import { discardImage, saveImageWith, type ImageUpload } from '../images/images.service';
+import { assertOwner } from '../../policy';
+import { findCreatorById, findCreatorByNickname } from '../creators/creators.service';
+import type { ImageUpload } from '../../plugins/multipart';
+import { discardImage, saveImageWith } from '../images/images.service';
 import {
   creatorTotals,
   deleteEventChecked,
+  findEventById,
   findEventWithCreator,
   insertEvent,
   listEventsOf,
   listUpcomingEvents,
+  listUpcomingEventsOf,
   updateEventChecked,
   type EventChanges,
 } from './events.repo';
-import { eventCalendar } from './calendar';
+import { eventCalendar } from '../../calendar';
 import { toEvent } from './public-event';
 
 export const EVENT_NOT_FOUND_MESSAGE = 'Event not found';
 export const EVENT_CANCELLED_MESSAGE = 'This event was cancelled';
-export const NOT_YOUR_EVENT_MESSAGE = 'You can only manage your own events';
-export const EVENT_HAS_SALES_MESSAGE =
+const EVENT_HAS_SALES_MESSAGE =
   'This event has sold tickets and cannot be deleted. Cancel it instead: every buyer is refunded.';
 
-export const maxTicketsBelowSoldMessage = (sold: number) =>
+const maxTicketsBelowSoldMessage = (sold: number) =>
   `Maximum tickets cannot be lower than the ${sold} tickets already sold`;
 
 type EventDeps = Pick<Deps, 'db' | 'images' | 'log'>;
-
-/** Only the creator who made an event may change it, delete it or open it for editing. */
-export function assertOwner(account: AccountRow, event: EventRow): void {
-  if (event.creatorId !== account.id) throw new AppError('FORBIDDEN', NOT_YOUR_EVENT_MESSAGE);
-}
 
 /** GET /events: a page of the active events still to come that match the search, soonest first. */
 export async function listEvents(deps: Pick<Deps, 'db'>, query: EventListQuery): Promise<Event[]> {
@@ -57,6 +55,17 @@ export async function listEvents(deps: Pick<Deps, 'db'>, query: EventListQuery):
     },
   );
   return rows.map(toEvent);
+}
+
+/** GET /creators/{nickname}/events: what the creator's public page offers for sale. */
+export async function listCreatorUpcomingEvents(deps: Pick<Deps, 'db'>, nickname: string): Promise<Event[]> {
+  const creator = await findCreatorByNickname(deps, nickname);
+  return (await listUpcomingEventsOf(deps.db, creator.id)).map(toEvent);
+}
+
+/** The stored event, whatever its state, or null: for other modules' rules (orders, live). */
+export function findEvent(deps: Pick<Deps, 'db'>, id: number): Promise<EventRow | null> {
+  return findEventById(deps.db, id);
 }
 
 /** Any event, whatever its state: ticket holders of an inactive or past event still open its page. */

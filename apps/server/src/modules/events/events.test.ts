@@ -14,6 +14,7 @@ import {
   daysFromNow,
   eventFormFields,
   eventInput,
+  eventWithSales,
   moveEventDate,
   postForm,
   type FormFile,
@@ -275,11 +276,10 @@ describe('GET /api/events', () => {
   });
 
   it('shows the tickets left after sales', async () => {
-    const event = await createEvent(app, await createCreator(app), {
-      maxTickets: 10,
-      date: daysFromNow(0.2),
+    const { event } = await eventWithSales(app, {
+      event: { maxTickets: 10, date: daysFromNow(0.2) },
+      sales: [3],
     });
-    await buyTicketsOk(app, await createUser(app), event.id, 3);
     const [shown] = (await listed('?limit=100')).filter(({ id }) => id === event.id);
     expect(shown).toMatchObject({ maxTickets: 10, ticketsLeft: 7 });
   });
@@ -411,9 +411,7 @@ describe('POST /api/events/:id', () => {
   });
 
   it('refuses fewer tickets than already sold, and accepts exactly that many', async () => {
-    const creator = await createCreator(app);
-    const event = await createEvent(app, creator, { maxTickets: 10 });
-    await buyTicketsOk(app, await createUser(app), event.id, 3);
+    const { creator, event } = await eventWithSales(app, { event: { maxTickets: 10 }, sales: [3] });
 
     const refused = await update(creator, event.id, { maxTickets: 2, name: 'Smaller' });
     expect(refused.statusCode).toBe(409);
@@ -445,9 +443,7 @@ describe('POST /api/events/:id', () => {
   });
 
   it('lists a bad date and too few tickets together, as a 400', async () => {
-    const creator = await createCreator(app);
-    const event = await createEvent(app, creator, { maxTickets: 4 });
-    await buyTicketsOk(app, await createUser(app), event.id, 2);
+    const { creator, event } = await eventWithSales(app, { event: { maxTickets: 4 }, sales: [2] });
     const { statusCode, body } = await update(creator, event.id, { maxTickets: 1, date: daysFromNow(-3) });
     expect(statusCode).toBe(400);
     expect(body.fields).toEqual({
@@ -505,9 +501,7 @@ describe('DELETE /api/events/:id', () => {
   });
 
   it('refuses to delete an event with sold tickets and says to cancel it', async () => {
-    const creator = await createCreator(app);
-    const event = await createEvent(app, creator);
-    await buyTicketsOk(app, await createUser(app), event.id, 1);
+    const { creator, event } = await eventWithSales(app);
     const response = await remove(event.id, creator.token);
     expect(response.statusCode).toBe(409);
     expect(response.json<ErrorBody>()).toEqual({

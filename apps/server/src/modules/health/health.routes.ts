@@ -16,7 +16,7 @@ const ZChecks = z.partialRecord(z.enum(DEPENDENCIES), ZCheckResult);
 const NAMES: Record<Dependency, string> = { database: 'the database', redis: 'Redis', janus: 'Janus' };
 const listOf = new Intl.ListFormat('en-GB', { type: 'conjunction' });
 
-export interface HealthOptions {
+interface HealthOptions {
   /** The server's Redis connection, when instances share REDIS_URL. */
   redis: RedisConnection | null;
 }

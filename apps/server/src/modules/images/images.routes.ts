@@ -1,3 +1,4 @@
+import { IMAGE_FOLDERS } from '@stagedoor/shared/images';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../errors';
@@ -7,12 +8,7 @@ import { isImageName } from './image-names';
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 /** Every image path of the API; they all read the same store. */
-const IMAGE_ROUTES = [
-  '/creators/header-image/:file',
-  '/creators/profile-image/:file',
-  '/users/profile-image/:file',
-  '/events/image/:file',
-];
+const IMAGE_ROUTES = Object.values(IMAGE_FOLDERS).map((folder) => `/${folder}/:file`);
 
 export const imageRoutes: FastifyPluginAsyncZod = async (app) => {
   for (const url of IMAGE_ROUTES) {

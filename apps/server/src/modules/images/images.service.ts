@@ -1,5 +1,5 @@
 import type { ErrorCode } from '@stagedoor/shared/errors';
-import type { ImageMessages } from '@stagedoor/shared/images';
+import type { ImageUpload } from '../../plugins/multipart';
 import { IMAGE_MIME_TYPES } from '@stagedoor/shared/limits';
 import { fileTypeFromBuffer } from 'file-type';
 import sharp from 'sharp';
@@ -9,8 +9,8 @@ import { newImageName } from './image-names';
 import { workQueue } from './image-work';
 import type { StoredImage } from './image-store';
 
-export const IMAGE_UNREADABLE_MESSAGE = 'The image is damaged or could not be read';
-export const IMAGE_DIMENSIONS_MESSAGE = 'The image has too many pixels';
+const IMAGE_UNREADABLE_MESSAGE = 'The image is damaged or could not be read';
+const IMAGE_DIMENSIONS_MESSAGE = 'The image has too many pixels';
 
 // A 6000 × 4000 camera photo, far above any header or poster; decoding one takes about 100 MB.
 const MAX_INPUT_PIXELS = 25_000_000;
@@ -21,18 +21,12 @@ const imageWork = workQueue(IMAGE_WORK_AT_ONCE, IMAGE_WORK_WAITING);
 const MAX_OUTPUT_SIDE = 2560;
 
 /** An uploaded file, the form field it came in (so every error can name it) and the form's wording. */
-export interface ImageUpload {
-  field: string;
-  data: Buffer;
-  kind: ImageMessages;
-}
-
 /**
  * The image rules in one place: JPEG or PNG by content (never by name or declared type), decoded and
  * re-encoded upright, bounded in pixels, without any metadata (EXIF, GPS, comments). The size limit is
  * enforced earlier, while the upload streams in (readMultipartForm, with the kind's size message).
  */
-export async function normalizeImage(upload: ImageUpload): Promise<StoredImage> {
+async function normalizeImage(upload: ImageUpload): Promise<StoredImage> {
   const detected = await fileTypeFromBuffer(upload.data);
   const mime = IMAGE_MIME_TYPES.find((type) => type === detected?.mime);
   if (!mime) throw imageError('UNSUPPORTED_MEDIA_TYPE', upload.field, upload.kind.type);

@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { SessionUser } from '@stagedoor/shared/auth';
+import type { SessionUser } from '@stagedoor/shared/accounts';
 import type { ErrorBody } from '@stagedoor/shared/errors';
 import { IMAGE_MAX_BYTES } from '@stagedoor/shared/limits';
 import sharp from 'sharp';

@@ -1,6 +1,6 @@
 import { mkdtemp } from 'node:fs/promises';
 import path from 'node:path';
-import type { AuthResponse } from '@stagedoor/shared/auth';
+import type { AuthResponse } from '@stagedoor/shared/accounts';
 import { eq } from 'drizzle-orm';
 import ical from 'node-ical';
 import { afterAll, beforeEach, describe, expect, inject, it } from 'vitest';

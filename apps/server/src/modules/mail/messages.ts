@@ -1,5 +1,5 @@
 import { formatDollars } from '@stagedoor/shared/money';
-import { eventCalendar } from '../events/calendar';
+import { eventCalendar } from '../../calendar';
 import type { MailFacts, MailKind, ShowFacts } from './outbox';
 
 export interface RenderedMail {
@@ -22,7 +22,7 @@ type Block = string | { button: string; url: string };
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
 /** The show's time where the reader is, with its zone: 'Thursday, November 26, 2026 at 7:00 PM GMT+1'. */
-export function showTime(facts: Pick<ShowFacts, 'eventDate' | 'timeZone'>): string {
+function showTime(facts: Pick<ShowFacts, 'eventDate' | 'timeZone'>): string {
   return new Intl.DateTimeFormat('en-US', {
     weekday: 'long',
     month: 'long',

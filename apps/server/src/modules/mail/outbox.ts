@@ -27,7 +27,7 @@ export interface ShowFacts {
   eventDate: string;
 }
 
-export interface QueuedMail<Kind extends MailKind> {
+interface QueuedMail<Kind extends MailKind> {
   key: string;
   to: string;
   kind: Kind;
@@ -84,7 +84,7 @@ export async function queueReceipt(tx: Database, orderId: number): Promise<void>
 }
 
 /** What a receipt tells, as orderFacts reads it: for a caller that has read it already. */
-export type ReceiptFacts = Awaited<ReturnType<typeof orderFacts>>;
+type ReceiptFacts = Awaited<ReturnType<typeof orderFacts>>;
 
 export async function queueReceiptOf(
   tx: Database,

@@ -21,7 +21,7 @@ export async function runMail(
  * the hour-before one after that, each to the buyers who had paid by the time it was due (a fan who buys
  * an hour before the show has just had a receipt). Each is queued once per show and buyer.
  */
-export async function queueDueReminders(db: Database, now: Date): Promise<void> {
+async function queueDueReminders(db: Database, now: Date): Promise<void> {
   const soon = await db
     .select({ id: events.id, date: events.date })
     .from(events)

@@ -9,7 +9,7 @@ import type { MailKind } from './outbox';
 /** How long a worker may take to send what it claimed before another may try it. */
 const LEASE_MS = 5 * 60_000;
 /** Tries before a message is given up as failed; waits grow 30 s, 1, 2, 4 … minutes. */
-export const MAX_ATTEMPTS = 8;
+const MAX_ATTEMPTS = 8;
 const BACKOFF_BASE_MS = 30_000;
 const BATCH = 20;
 

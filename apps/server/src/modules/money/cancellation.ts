@@ -12,14 +12,15 @@ import {
 } from '../../db/schema';
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
-import { assertOwner, EVENT_NOT_FOUND_MESSAGE } from '../events/events.service';
+import { assertOwner } from '../../policy';
+import { EVENT_NOT_FOUND_MESSAGE } from '../events/events.service';
 import { refundOrder } from './holds';
 import { penaltyOf, post } from './ledger';
 import { closeCheckouts, sendRefunds } from './settlement';
 
-export const ALREADY_CANCELLED_MESSAGE = 'This event is already cancelled';
-export const ALREADY_ENDED_MESSAGE = 'This event has already ended and can no longer be cancelled';
-export const EARNINGS_RELEASED_MESSAGE =
+const ALREADY_CANCELLED_MESSAGE = 'This event is already cancelled';
+const ALREADY_ENDED_MESSAGE = 'This event has already ended and can no longer be cancelled';
+const EARNINGS_RELEASED_MESSAGE =
   "This event's earnings were already released to its creator; its buyers can no longer be refunded here";
 
 const HOUR_MS = 3_600_000;

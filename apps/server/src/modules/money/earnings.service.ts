@@ -13,7 +13,7 @@ import {
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
 
-export const NO_PAYOUT_ACCOUNT_MESSAGE =
+const NO_PAYOUT_ACCOUNT_MESSAGE =
   'Payouts are paid by the Stagedoor team: there is no payment account to connect';
 
 const CREATOR_ACCOUNTS = [

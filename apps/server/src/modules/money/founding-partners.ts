@@ -2,7 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/database';
 import { accounts, type AccountRow } from '../../db/schema';
 
-export const noSuchCreatorMessage = (email: string) => `No creator account has the email ${email}`;
+const noSuchCreatorMessage = (email: string) => `No creator account has the email ${email}`;
 
 /** The Founders page's promise: a founding partner pays no platform fee on their first event. */
 export async function markFoundingPartner(db: Database, email: string): Promise<AccountRow> {

@@ -6,8 +6,7 @@ import { createCreator, createEvent } from '../../../test/factories';
 import { createTestApp, sameDeploymentAs } from '../../../test/test-app';
 import type { App } from '../../app';
 import { accounts, events, orders } from '../../db/schema';
-import { releaseTickets } from '../orders/orders.repo';
-import { completeOrder, expireOrder } from './holds';
+import { completeOrder, expireOrder, releaseTickets } from './holds';
 
 const MAX_TICKETS = 50;
 const BUYERS = 200;

@@ -2,7 +2,6 @@ import { and, eq, isNull, lte, sql } from 'drizzle-orm';
 import type { Database } from '../../db/database';
 import { events, orders, type OrderRow } from '../../db/schema';
 import { queueReceipt, queueRefundNotice } from '../mail/outbox';
-import { releaseTickets } from '../orders/orders.repo';
 import { platformFeeBps, post, refundOf, saleOf } from './ledger';
 
 /** What the payment provider reports about a paid checkout. */
@@ -27,6 +26,14 @@ export async function expireOrder(db: Database, orderId: number): Promise<OrderR
     await releaseTickets(tx, order.eventId, order.quantity);
     return order;
   });
+}
+
+/** Gives tickets back to the event: only ever for an order leaving `pending` in the same transaction. */
+export async function releaseTickets(tx: Database, eventId: number, quantity: number): Promise<void> {
+  await tx
+    .update(events)
+    .set({ sold: sql`${events.sold} - ${quantity}` })
+    .where(eq(events.id, eventId));
 }
 
 /**

@@ -18,13 +18,13 @@ import {
   type OrderRow,
 } from '../../db/schema';
 
-export interface Entry {
+interface Entry {
   account: LedgerAccount;
   line: LedgerLine;
   amountCents: number;
 }
 
-export interface Movement {
+interface Movement {
   /** Names the movement: the same key is never applied twice (`sale:order:7`, `payout:3`). */
   key: string;
   kind: LedgerKind;
@@ -36,7 +36,7 @@ export interface Movement {
   entries: Entry[];
 }
 
-export class UnbalancedMovementError extends Error {
+class UnbalancedMovementError extends Error {
   override name = 'UnbalancedMovementError';
 }
 

@@ -8,7 +8,7 @@ import {
   ZPayoutList,
 } from '@stagedoor/shared/money';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { requireAuth, signedInAccount } from '../../plugins/auth';
+import { requireAuth, signedInAccount } from '../accounts/sessions';
 import { siteOrigin } from '../../site';
 import { cancelEvent } from './cancellation';
 import { earningsCsv, getEarnings, getPayoutAccount, listPayouts, startOnboarding } from './earnings.service';

@@ -12,6 +12,7 @@ import {
   createUser,
   getOk,
   daysFromNow,
+  eventWithSales,
   moveEventDate,
   type TestAccount,
 } from '../../../test/factories';
@@ -48,10 +49,7 @@ const ticketsLeft = async (eventId: number) =>
 
 describe('platform fee', () => {
   it("takes the Terms' 10 % of the gross and owes the creator the rest until the payout date", async () => {
-    const creator = await createCreator(app);
-    const event = await createEvent(app, creator, { price: 12.5 });
-    await buyTicketsOk(app, await createUser(app), event.id, 2);
-    await buyTicketsOk(app, await createUser(app), event.id, 1);
+    const { creator, event } = await eventWithSales(app, { event: { price: 12.5 }, sales: [2, 1] });
     expect(await eventRow(creator, event.id)).toMatchObject({
       ticketsSold: 3,
       gross: 37.5,
@@ -71,10 +69,7 @@ describe('platform fee', () => {
   });
 
   it("rounds each order's fee to the nearest cent", async () => {
-    const creator = await createCreator(app);
-    const event = await createEvent(app, creator, { price: 0.15 });
-    await buyTicketsOk(app, await createUser(app), event.id, 1);
-    await buyTicketsOk(app, await createUser(app), event.id, 3);
+    const { creator, event } = await eventWithSales(app, { event: { price: 0.15 }, sales: [1, 3] });
     // 1.5 cents rounds to 2, 4.5 cents to 5.
     expect(await eventRow(creator, event.id)).toMatchObject({ gross: 0.6, platformFee: 0.07, net: 0.53 });
   });
@@ -189,11 +184,10 @@ describe('fair sales', () => {
 
 describe('POST /api/events/:id/cancel', () => {
   it('refunds every buyer in full, without a penalty a day or more ahead, and stops the sales', async () => {
-    const creator = await createCreator(app);
-    const event = await createEvent(app, creator, { price: 10, date: daysFromNow(3) });
-    const fans = [await createUser(app), await createUser(app)];
-    await buyTicketsOk(app, fans[0] as TestAccount, event.id, 2);
-    await buyTicketsOk(app, fans[1] as TestAccount, event.id, 1);
+    const { creator, event, fans } = await eventWithSales(app, {
+      event: { price: 10, date: daysFromNow(3) },
+      sales: [2, 1],
+    });
 
     const response = await cancel(creator, event.id);
     expect(response.statusCode, response.body).toBe(200);
@@ -230,12 +224,10 @@ describe('POST /api/events/:id/cancel', () => {
   });
 
   it('charges the creator 5 % of the gross when the event starts in less than 24 hours', async () => {
-    const creator = await createCreator(app);
-    const event = await createEvent(app, creator, {
-      price: 25,
-      date: new Date(Date.now() + 2 * HOUR_MS).toISOString(),
+    const { creator, event } = await eventWithSales(app, {
+      event: { price: 25, date: new Date(Date.now() + 2 * HOUR_MS).toISOString() },
+      sales: [3],
     });
-    await buyTicketsOk(app, await createUser(app), event.id, 3);
     const response = await cancel(creator, event.id);
     expect(response.json<Cancellation>()).toEqual({ refundedOrders: 1, refunded: 75, penalty: 3.75 });
     expect(await eventRow(creator, event.id)).toMatchObject({ refunded: 75, penalty: 3.75, net: -3.75 });
@@ -289,9 +281,10 @@ describe('earnings, payouts and the CSV', () => {
   });
 
   it('downloads the per-event table as CSV, with formulas defused', async () => {
-    const creator = await createCreator(app);
-    const event = await createEvent(app, creator, { name: '=HYPERLINK("x"), "live"', price: 10 });
-    await buyTicketsOk(app, await createUser(app), event.id, 2);
+    const { creator, event } = await eventWithSales(app, {
+      event: { name: '=HYPERLINK("x"), "live"', price: 10 },
+      sales: [2],
+    });
     const response = await api(app, {
       method: 'GET',
       url: '/api/earnings.csv',
@@ -325,10 +318,8 @@ describe('earnings, payouts and the CSV', () => {
 
 describe('npm run admin -- refund-event', () => {
   it('refunds every buyer after an outage, with no penalty, until the earnings are released', async () => {
-    const creator = await createCreator(app);
-    const event = await createEvent(app, creator, { price: 8 });
-    const fan = await createUser(app);
-    await buyTicketsOk(app, fan, event.id, 2);
+    const { creator, event, fans } = await eventWithSales(app, { event: { price: 8 }, sales: [2] });
+    const [fan] = fans;
     await moveEventDate(app, event.id, new Date(Date.now() - 3 * HOUR_MS).toISOString());
     expect(await runAdminCommand(app, ['refund-event', String(event.id), '--reason', 'outage'])).toBe(
       `Event ${event.id}: 1 order(s) refunded, $16.00 in total.`,

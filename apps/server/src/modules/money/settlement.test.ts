@@ -5,10 +5,10 @@ import { afterAll, describe, expect, inject, it } from 'vitest';
 import {
   api,
   authHeader,
-  buyTicketsOk,
   createCreator,
   createEvent,
   createUser,
+  eventWithSales,
   getOk,
   moveEventDate,
   type TestAccount,
@@ -31,11 +31,9 @@ const get = <T>(account: TestAccount, url: string) => getOk<T>(app, url, account
 
 /** A creator with one event of `price` that sold `quantity` tickets and started `startedAgoMs` ago. */
 async function pastShow(price: number, quantity: number, startedAgoMs: number, creator?: TestAccount) {
-  const owner = creator ?? (await createCreator(app));
-  const event = await createEvent(app, owner, { price });
-  await buyTicketsOk(app, await createUser(app), event.id, quantity);
-  await moveEventDate(app, event.id, new Date(Date.now() - startedAgoMs).toISOString());
-  return { creator: owner, event };
+  const show = await eventWithSales(app, { creator, event: { price }, sales: [quantity] });
+  await moveEventDate(app, show.event.id, new Date(Date.now() - startedAgoMs).toISOString());
+  return show;
 }
 
 describe('the settlement job', () => {
@@ -95,11 +93,10 @@ describe('the settlement job', () => {
 
   it('recovers a penalty from later earnings before paying anything out', async () => {
     const creator = await createCreator(app);
-    const cancelled = await createEvent(app, creator, {
-      price: 100,
-      date: new Date(Date.now() + 2 * HOUR_MS).toISOString(),
+    const { event: cancelled } = await eventWithSales(app, {
+      creator,
+      event: { price: 100, date: new Date(Date.now() + 2 * HOUR_MS).toISOString() },
     });
-    await buyTicketsOk(app, await createUser(app), cancelled.id, 1);
     const response = await api(app, {
       method: 'POST',
       url: `/api/events/${cancelled.id}/cancel`,

@@ -23,7 +23,7 @@ import { PaymentRefusedError } from './payments';
 
 const MINUTE_MS = 60_000;
 /** An event's net becomes available this long after its start. */
-export const PAYOUT_AFTER_START_MS = (EVENT_DURATION_MINUTES + PAYOUT_DELAY_HOURS * 60) * MINUTE_MS;
+const PAYOUT_AFTER_START_MS = (EVENT_DURATION_MINUTES + PAYOUT_DELAY_HOURS * 60) * MINUTE_MS;
 const RESERVE_HOLD_MS = RESERVE_HOLD_DAYS * 24 * 60 * MINUTE_MS;
 /** How much one run takes on at each step; the rest waits for the next run. */
 const BATCH = 100;
@@ -117,7 +117,7 @@ export async function releaseEarnings(db: Database, now: Date): Promise<void> {
 }
 
 /** A creator's events that took place: ended, not cancelled, with tickets sold. */
-export async function completedEventsOf(tx: Database, creatorId: number, now: Date): Promise<number> {
+async function completedEventsOf(tx: Database, creatorId: number, now: Date): Promise<number> {
   const [row] = await tx
     .select({ total: count() })
     .from(events)
@@ -133,7 +133,7 @@ export async function completedEventsOf(tx: Database, creatorId: number, now: Da
 }
 
 /** Reserves held RESERVE_HOLD_DAYS go to the creator's available balance. */
-export async function releaseReserves(db: Database, now: Date): Promise<void> {
+async function releaseReserves(db: Database, now: Date): Promise<void> {
   const released = alias(ledgerTransactions, 'released');
   const due = await db
     .select({ id: ledgerTransactions.eventId, creatorId: ledgerTransactions.creatorId })
@@ -201,7 +201,7 @@ export async function payOut(deps: SettlementDeps, now: Date): Promise<void> {
  * Pending payouts go to the creators' Stripe accounts. A transfer the provider refuses for good fails
  * the payout and gives the money back to the available balance; any other error is retried next run.
  */
-export async function sendPayouts(deps: SettlementDeps, now: Date): Promise<void> {
+async function sendPayouts(deps: SettlementDeps, now: Date): Promise<void> {
   if (!deps.payments) return;
   const due = await deps.db
     .select({ payout: payouts, destination: accounts.stripeAccountId })

@@ -24,7 +24,7 @@ const CHECKOUT_SLACK_S = 60;
 const CHECKOUT_MAX_LIFETIME_S = 24 * 60 * 60;
 
 /** The SDK, talking to Stripe, or to the address a test points it at. */
-export function stripeClient(config: StripeConfig): Stripe {
+function stripeClient(config: StripeConfig): Stripe {
   const api = config.apiUrl ? new URL(config.apiUrl) : null;
   return new Stripe(config.secretKey, {
     apiVersion: API_VERSION,

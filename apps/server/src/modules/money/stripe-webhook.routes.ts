@@ -46,7 +46,7 @@ interface WebhookDeps extends Pick<Deps, 'db'> {
  * from the status the step expects, a sale enters the ledger under its order's key, an account takes
  * Stripe's current state). Events may arrive in any order for the same reason.
  */
-export async function applyStripeEvent(
+async function applyStripeEvent(
   deps: WebhookDeps,
   stripe: StripeWebhooks,
   event: Stripe.Event,

@@ -14,7 +14,7 @@ export interface OrderWithEvent {
   event: OrderedEvent;
 }
 
-export interface Purchase {
+interface Purchase {
   accountId: number;
   eventId: number;
   quantity: number;
@@ -42,7 +42,7 @@ const orderedEvent = { id: events.id, name: events.name, image: events.image, da
  * `max_tickets`. The per-buyer sum is read by a subquery: placeOrder holds the buyer's account lock, so
  * no other purchase of theirs can change it meanwhile. False when nothing was taken.
  */
-export async function takeTickets(
+async function takeTickets(
   tx: Database,
   purchase: Pick<Purchase, 'accountId' | 'eventId' | 'quantity'>,
   priceCents: number,
@@ -69,7 +69,7 @@ export async function takeTickets(
 }
 
 /** The tickets an account holds for an event: completed plus pending orders. */
-export function ticketsHeldBy(accountId: number, eventId: number): SQL<number> {
+function ticketsHeldBy(accountId: number, eventId: number): SQL<number> {
   return sql<number>`(select coalesce(sum(${orders.quantity}), 0) from ${orders} where ${and(
     eq(orders.accountId, accountId),
     eq(orders.eventId, eventId),
@@ -84,14 +84,6 @@ export async function openCheckoutsOf(tx: Database, accountId: number): Promise<
     .from(orders)
     .where(and(eq(orders.accountId, accountId), eq(orders.status, 'pending')));
   return row?.total ?? 0;
-}
-
-/** Gives tickets back to the event: only ever for an order leaving `pending` in the same transaction. */
-export async function releaseTickets(tx: Database, eventId: number, quantity: number): Promise<void> {
-  await tx
-    .update(events)
-    .set({ sold: sql`${events.sold} - ${quantity}` })
-    .where(eq(events.id, eventId));
 }
 
 const creators = alias(accounts, 'creator');

@@ -12,7 +12,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { parseOrThrow } from '../../errors';
-import { requireAuth, signedInAccount } from '../../plugins/auth';
+import { requireAuth, signedInAccount } from '../accounts/sessions';
 import { limitRequests } from '../../plugins/rate-limit';
 import { siteOrigin } from '../../site';
 import { getOrder, listOrders, purchaseTickets, summarizeOrders } from './orders.service';

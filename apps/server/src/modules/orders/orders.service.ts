@@ -6,8 +6,8 @@ import { violatedUniqueIndex } from '../../db/database';
 import { ORDER_IDEMPOTENCY_INDEX, type AccountRow } from '../../db/schema';
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
-import { EVENT_CANCELLED_MESSAGE, EVENT_NOT_FOUND_MESSAGE } from '../events/events.service';
-import { findEventById } from '../events/events.repo';
+import { isCreatorOf } from '../../policy';
+import { EVENT_CANCELLED_MESSAGE, EVENT_NOT_FOUND_MESSAGE, findEvent } from '../events/events.service';
 import { maxPerBuyerOf } from '../events/per-buyer';
 import { expireOrder } from '../money/holds';
 import {
@@ -22,19 +22,18 @@ import {
   type OrderWithEvent,
 } from './orders.repo';
 
-export const NOT_ON_SALE_MESSAGE = 'This event is not on sale';
-export const ALREADY_STARTED_MESSAGE = 'This event has already started';
-export const KEY_REUSED_MESSAGE = 'This Idempotency-Key was already used for another purchase';
-export const OWN_EVENT_MESSAGE = 'You cannot buy tickets to your own event';
-export const ORDER_NOT_FOUND_MESSAGE = 'Order not found';
-export const PAYMENTS_UNAVAILABLE_MESSAGE =
-  'Payments are unavailable right now. Please try again in a moment.';
-export const TOO_MANY_CHECKOUTS_MESSAGE = `You already have ${MAX_OPEN_CHECKOUTS} checkouts open. Finish paying for one or wait for it to expire.`;
+const NOT_ON_SALE_MESSAGE = 'This event is not on sale';
+const ALREADY_STARTED_MESSAGE = 'This event has already started';
+const KEY_REUSED_MESSAGE = 'This Idempotency-Key was already used for another purchase';
+const OWN_EVENT_MESSAGE = 'You cannot buy tickets to your own event';
+const ORDER_NOT_FOUND_MESSAGE = 'Order not found';
+const PAYMENTS_UNAVAILABLE_MESSAGE = 'Payments are unavailable right now. Please try again in a moment.';
+const TOO_MANY_CHECKOUTS_MESSAGE = `You already have ${MAX_OPEN_CHECKOUTS} checkouts open. Finish paying for one or wait for it to expire.`;
 
-export const priceChangedMessage = (priceCents: number) =>
+const priceChangedMessage = (priceCents: number) =>
   `The price of this event is now ${formatDollars(priceCents)}`;
 
-export function perBuyerMessage(limit: number, held: number): string {
+function perBuyerMessage(limit: number, held: number): string {
   const left = limit - held;
   if (left <= 0) return `You already have the ${limit} tickets one buyer may get for this event`;
   return left === 1
@@ -42,12 +41,12 @@ export function perBuyerMessage(limit: number, held: number): string {
     : `You can get ${left} more tickets for this event`;
 }
 
-export function ticketsLeftMessage(left: number): string {
+function ticketsLeftMessage(left: number): string {
   if (left <= 0) return 'No tickets left';
   return left === 1 ? 'Only 1 ticket left' : `Only ${left} tickets left`;
 }
 
-export interface Purchased {
+interface Purchased {
   order: Order;
   /** True when the answer is the order an earlier request with the same Idempotency-Key placed. */
   replayed: boolean;
@@ -102,7 +101,7 @@ export async function purchaseTickets(
 }
 
 /** The site's address as the buyer reached it: where the provider sends them back. */
-export interface Site {
+interface Site {
   origin: string;
 }
 
@@ -159,9 +158,9 @@ async function whyNotSold(
   account: AccountRow,
   input: CreateOrderRequest,
 ): Promise<AppError> {
-  const event = await findEventById(deps.db, input.eventId);
+  const event = await findEvent(deps, input.eventId);
   if (!event) return new AppError('NOT_FOUND', EVENT_NOT_FOUND_MESSAGE);
-  if (event.creatorId === account.id) return new AppError('FORBIDDEN', OWN_EVENT_MESSAGE);
+  if (isCreatorOf(account, event)) return new AppError('FORBIDDEN', OWN_EVENT_MESSAGE);
   if (event.cancelledAt) return new AppError('CONFLICT', EVENT_CANCELLED_MESSAGE);
   if (!event.isActive) return new AppError('CONFLICT', NOT_ON_SALE_MESSAGE);
   if (event.date.getTime() <= Date.now()) return new AppError('CONFLICT', ALREADY_STARTED_MESSAGE);
@@ -199,7 +198,7 @@ export async function listOrders(
 /** GET /orders/summary: the caller's orders counted, over all events or the one asked for. */
 export function summarizeOrders(
   deps: Pick<Deps, 'db'>,
-  account: AccountRow,
+  account: Pick<AccountRow, 'id'>,
   eventId: number | undefined,
 ): Promise<OrderSummary> {
   return orderSummaryOf(deps.db, account.id, eventId);

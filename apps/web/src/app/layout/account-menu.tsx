@@ -1,5 +1,5 @@
 import { Menu, MenuButton, MenuItem, MenuItems, MenuSeparator } from '@headlessui/react';
-import type { Role, SessionUser } from '@stagedoor/shared/auth';
+import type { Role, SessionUser } from '@stagedoor/shared/accounts';
 import { ChevronDown, LogOut } from 'lucide-react';
 import { Link, useNavigate } from 'react-router';
 import { paths } from '../../config/paths';

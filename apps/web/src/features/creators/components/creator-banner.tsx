@@ -1,5 +1,5 @@
+import { imageUrls } from '@stagedoor/shared/images';
 import { useState } from 'react';
-import { imageUrls } from '../../../lib/images';
 
 /** The creator's header image across the top, or a gradient when there is none or it fails to load. */
 export function CreatorBanner({ file }: { file: string | null }) {

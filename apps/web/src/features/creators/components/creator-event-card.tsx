@@ -1,10 +1,10 @@
 import type { Event } from '@stagedoor/shared/events';
+import { imageUrls } from '@stagedoor/shared/images';
 import { CalendarDays, Clock } from 'lucide-react';
 import { ButtonLink } from '../../../components/ui/button';
 import { MediaCard } from '../../../components/ui/media-card';
 import { paths } from '../../../config/paths';
 import { formatAmount, formatLongDateTime, formatMoney } from '../../../lib/format';
-import { imageUrls } from '../../../lib/images';
 import { useTimeZone } from '../../../lib/use-time-zone';
 
 /** The share of the tickets already sold, as a whole percentage. */

@@ -1,4 +1,5 @@
 import type { PublicCreator } from '@stagedoor/shared/creators';
+import { imageUrls } from '@stagedoor/shared/images';
 import { useParams } from 'react-router';
 import { Page } from '../../../components/layout/page';
 import { Avatar } from '../../../components/ui/avatar';
@@ -8,7 +9,6 @@ import { LoadError } from '../../../components/ui/load-error';
 import { Spinner } from '../../../components/ui/spinner';
 import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api-client';
-import { imageUrls } from '../../../lib/images';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useCreatorEventsByNickname, useCreatorProfile } from '../api/creators';
 import { CreatorBanner } from '../components/creator-banner';

@@ -1,4 +1,4 @@
-import type { SessionUser } from '@stagedoor/shared/auth';
+import type { SessionUser } from '@stagedoor/shared/accounts';
 import { ZCreatorStats } from '@stagedoor/shared/events';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
@@ -7,7 +7,7 @@ import { creatorEventsQuery, orderSummaryQuery } from '../../../lib/reads';
 import { queryKeys } from '../../../lib/query-keys';
 
 /** The creator dashboard's figures. */
-export type CreatorFigures = {
+type CreatorFigures = {
   totalEvents: number;
   upcomingEvents: number;
   ticketsSold: number;

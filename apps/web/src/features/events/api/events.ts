@@ -1,23 +1,19 @@
 import { ZEvent, type Event } from '@stagedoor/shared/events';
 import { ZCancellation } from '@stagedoor/shared/money';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
-import { api, errorMessage } from '../../../lib/api-client';
-import { notify } from '../../../lib/notify';
+import { api } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
 import { creatorEventsQuery, earningsQuery, eventQuery } from '../../../lib/reads';
 
-export function useEvent(id: string) {
-  return useQuery(eventQuery(id));
-}
-
-/** The event a purchase screen is about; a failed load says so in a toast (spec §8). */
+/**
+ * The event a purchase screen is about; a failed load says so in a toast (spec §8), the server's
+ * message else this one. The stream page reads the same entry without the toast (stream/api/stream.ts).
+ */
 export function useEventForPurchase(id: string) {
-  const event = useEvent(id);
-  useEffect(() => {
-    if (event.error) notify(errorMessage(event.error, 'Failed to load event details'), 'error');
-  }, [event.error]);
-  return event;
+  return useQuery({
+    ...eventQuery(id),
+    meta: { errorMessage: 'Failed to load event details', preferServerMessage: true },
+  });
 }
 
 /** GET /events/creator/{id}: every event of the creator (all of them, for the owner). */
@@ -37,7 +33,7 @@ export function useEventForEditing(id: string) {
 }
 
 /** The multipart fields of a create or update (spec §3); the image only when one was picked. */
-export type EventSubmission = {
+type EventSubmission = {
   name: string;
   description: string;
   price: number;

@@ -1,4 +1,4 @@
-import { ZLiveStatus } from '@stagedoor/shared/realtime';
+import { ZLiveStatus } from '@stagedoor/shared/live';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';

@@ -6,7 +6,7 @@ import { orderSummaryQuery } from '../../../lib/reads';
 import { queryKeys } from '../../../lib/query-keys';
 
 /** How often the confirmation asks whether a pending order has been paid. */
-export const ORDER_POLL_MS = 2000;
+const ORDER_POLL_MS = 2000;
 
 type Purchase = CreateOrderRequest & {
   /** One per purchase attempt: a retried request then answers the first order instead of a second. */

@@ -28,5 +28,6 @@ export function useUpcomingEvents(search: EventSearch) {
     initialPageParam: 0,
     getNextPageParam: nextOffset(EVENTS_PAGE_SIZE),
     select: (data) => data.pages.flat(),
+    meta: { errorMessage: 'Error fetching events' },
   });
 }

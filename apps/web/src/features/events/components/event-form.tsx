@@ -1,5 +1,5 @@
 import { DEFAULT_MAX_PER_BUYER } from '@stagedoor/shared/limits';
-import { EVENT_IMAGE_MESSAGES, IMAGE_FILES_HINT } from '@stagedoor/shared/images';
+import { IMAGE_FILES_HINT, imageUrls, EVENT_IMAGE_MESSAGES } from '@stagedoor/shared/images';
 import { Field, Label, Description, Switch } from '@headlessui/react';
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
@@ -20,7 +20,7 @@ import { ImageInput, Input, Textarea } from '../../../components/ui/field';
 import { paths } from '../../../config/paths';
 import { parsePickerValue, toPickerValue } from '../../../lib/dates';
 import { reportSubmitError } from '../../../lib/form-errors';
-import { IMAGE_ACCEPT, imageUrls } from '../../../lib/images';
+import { IMAGE_ACCEPT } from '../../../lib/images';
 import { notify } from '../../../lib/notify';
 import { useImagePick } from '../../../lib/use-image-pick';
 import { useTimeZone } from '../../../lib/use-time-zone';

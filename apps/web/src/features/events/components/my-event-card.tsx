@@ -1,4 +1,5 @@
 import type { Event } from '@stagedoor/shared/events';
+import { imageUrls } from '@stagedoor/shared/images';
 import { CalendarDays, Trash2 } from 'lucide-react';
 import { Badge } from '../../../components/ui/badge';
 import { Button, ButtonLink } from '../../../components/ui/button';
@@ -6,7 +7,6 @@ import { MediaCard } from '../../../components/ui/media-card';
 import { paths } from '../../../config/paths';
 import { isInFuture } from '../../../lib/dates';
 import { formatShortDateTime } from '../../../lib/format';
-import { imageUrls } from '../../../lib/images';
 import { useTimeZone } from '../../../lib/use-time-zone';
 import { canCancel } from '../lib/cancellation';
 

@@ -1,4 +1,5 @@
 import type { Event } from '@stagedoor/shared/events';
+import { imageUrls } from '@stagedoor/shared/images';
 import { CalendarDays, Ticket } from 'lucide-react';
 import { Badge } from '../../../components/ui/badge';
 import { ButtonLink } from '../../../components/ui/button';
@@ -6,7 +7,6 @@ import { MediaCard } from '../../../components/ui/media-card';
 import { TextLink } from '../../../components/ui/text-link';
 import { paths } from '../../../config/paths';
 import { formatMoney, formatShortDateTime } from '../../../lib/format';
-import { imageUrls } from '../../../lib/images';
 import { useTimeZone } from '../../../lib/use-time-zone';
 
 /** A card of the Upcoming Events grid (spec §2). */

@@ -12,7 +12,7 @@ export const SHOW_DURATION_MS = EVENT_DURATION_MINUTES * MINUTE_MS;
  * How long before its start the event page starts asking whether the show is on: creators often open
  * the stream a little early, and a fan waiting on the page should see "Watch now" when they do.
  */
-export const LIVE_CHECK_LEAD_MS = HOUR_MS;
+const LIVE_CHECK_LEAD_MS = HOUR_MS;
 
 /** How often the event page asks, within that window. */
 export const LIVE_CHECK_INTERVAL_MS = 15 * SECOND_MS;
@@ -38,7 +38,7 @@ export function isAroundShow(date: string, now: number): boolean {
   return now >= start - LIVE_CHECK_LEAD_MS && now < start + SHOW_DURATION_MS;
 }
 
-export type Countdown = { days: number; hours: number; minutes: number; seconds: number };
+type Countdown = { days: number; hours: number; minutes: number; seconds: number };
 
 /** What is left until `date`, in whole units (all zero once it has come). */
 export function countdownTo(date: string, now: number): Countdown {

@@ -1,4 +1,4 @@
-import type { SessionUser } from '@stagedoor/shared/auth';
+import type { SessionUser } from '@stagedoor/shared/accounts';
 import type { Event } from '@stagedoor/shared/events';
 import type { PaymentsConfig } from '@stagedoor/shared/money';
 import { useRef, useState } from 'react';

@@ -1,4 +1,5 @@
 import type { Event } from '@stagedoor/shared/events';
+import { imageUrls } from '@stagedoor/shared/images';
 import { CalendarDays, Globe, Ticket } from 'lucide-react';
 import { useNavigate, useParams } from 'react-router';
 import { Page } from '../../../components/layout/page';
@@ -13,7 +14,6 @@ import { paths } from '../../../config/paths';
 import { toPickerValue } from '../../../lib/dates';
 import { ApiError } from '../../../lib/api-client';
 import { formatLongDateTime, formatMoney, formatWallTime } from '../../../lib/format';
-import { imageUrls } from '../../../lib/images';
 import { useSession } from '../../../lib/session';
 import { useNow } from '../../../lib/use-now';
 import { useTimeZone } from '../../../lib/use-time-zone';

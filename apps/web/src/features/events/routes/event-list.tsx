@@ -1,4 +1,4 @@
-import { useCallback, useEffect } from 'react';
+import { useCallback } from 'react';
 import { useSearchParams } from 'react-router';
 import { Page } from '../../../components/layout/page';
 import { Card } from '../../../components/ui/card';
@@ -7,7 +7,6 @@ import { LoadError } from '../../../components/ui/load-error';
 import { LoadMore } from '../../../components/ui/load-more';
 import { PageSpinner } from '../../../components/ui/spinner';
 import { paths } from '../../../config/paths';
-import { notify } from '../../../lib/notify';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useUpcomingEvents } from '../api/upcoming-events';
 import { EventSearchForm } from '../components/event-search-form';
@@ -24,11 +23,8 @@ export function EventListRoute() {
     [setSearchParams],
   );
   const upcoming = useUpcomingEvents(search);
-  const { data: events, isPending, isError, isFetching, refetch } = upcoming;
-
-  useEffect(() => {
-    if (isError) notify('Error fetching events', 'error');
-  }, [isError]);
+  // A failed load also toasts 'Error fetching events', declared on the read (api/upcoming-events.ts).
+  const { data: events, isPending, isFetching, refetch } = upcoming;
 
   return (
     <Page

@@ -259,6 +259,15 @@ describe('checkout', () => {
 
     expect(await screen.findByText('Failed to purchase tickets')).toBeInTheDocument();
   });
+
+  it("toasts 'Failed to load event details' when the event cannot be loaded and the server gives no reason", async () => {
+    stubApi({ ...signedInAs(aUser()), 'GET /events/4': { status: 404 } });
+    renderApp('/events/4/checkout');
+
+    expect(await screen.findByText('Failed to load event details')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Browse events' })).toBeInTheDocument();
+    expect(screen.queryByLabelText('Quantity')).not.toBeInTheDocument();
+  });
 });
 
 describe('purchase confirmation', () => {

@@ -1,0 +1,26 @@
+import { EVENT_DURATION_MINUTES } from '@stagedoor/shared/money';
+import ical from 'ical-generator';
+import type { EventRow } from './db/schema';
+import type { EventCreatorRow } from './modules/events/events.repo';
+
+/**
+ * The show as a calendar invitation (RFC 5545): start in UTC, the spec's 90 minutes, the event page as
+ * its link. The same text goes to GET /events/{id}/calendar.ics and into the receipt mail.
+ */
+export function eventCalendar(
+  event: Pick<EventRow, 'id' | 'name' | 'description' | 'date'>,
+  creator: EventCreatorRow,
+  eventUrl: string,
+): string {
+  const calendar = ical({ name: event.name, prodId: { company: 'Stagedoor', product: 'Stagedoor' } });
+  calendar.createEvent({
+    id: `event-${event.id}@stagedoor`,
+    start: event.date,
+    end: new Date(event.date.getTime() + EVENT_DURATION_MINUTES * 60_000),
+    summary: event.name,
+    description: `${event.description}\n\nLive on Stagedoor with ${creator.firstName} ${creator.lastName}: ${eventUrl}`,
+    url: eventUrl,
+    location: eventUrl,
+  });
+  return calendar.toString();
+}

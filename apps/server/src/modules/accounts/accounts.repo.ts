@@ -1,0 +1,125 @@
+import { count, eq, lt, sql } from 'drizzle-orm';
+import type { Database } from '../../db/database';
+import { accounts, revokedTokens, type AccountRow } from '../../db/schema';
+
+type NewAccount = Pick<
+  AccountRow,
+  'email' | 'passwordHash' | 'role' | 'firstName' | 'lastName' | 'nickname' | 'timeZone'
+>;
+
+export type AccountChanges = Partial<
+  Pick<
+    AccountRow,
+    'firstName' | 'lastName' | 'nickname' | 'biography' | 'headerImage' | 'profileImage' | 'timeZone'
+  >
+>;
+
+/** Throws the driver's unique violation when the email or the nickname is taken (see violatedUniqueIndex). */
+export async function insertAccount(db: Database, account: NewAccount): Promise<AccountRow> {
+  const [row] = await db.insert(accounts).values(account).returning();
+  if (!row) throw new Error('insert into accounts returned no row');
+  return row;
+}
+
+export async function findAccountById(db: Database, id: number): Promise<AccountRow | null> {
+  const [row] = await db.select().from(accounts).where(eq(accounts.id, id));
+  return row ?? null;
+}
+
+/** The account a token names, and whether that token was signed out (revoked_tokens), in one read. */
+export async function findAccountForToken(
+  db: Database,
+  id: number,
+  tokenId: string,
+): Promise<{ account: AccountRow; revoked: boolean } | null> {
+  const [row] = await db
+    .select({
+      account: accounts,
+      revoked: sql<boolean>`exists (select 1 from ${revokedTokens} where ${revokedTokens.tokenId} = ${tokenId})`,
+    })
+    .from(accounts)
+    .where(eq(accounts.id, id));
+  return row ?? null;
+}
+
+/** Signs one token out until it expires; tokens that expired meanwhile are forgotten. */
+export async function revokeToken(db: Database, tokenId: string, expiresAt: Date, now: Date): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.insert(revokedTokens).values({ tokenId, expiresAt }).onConflictDoNothing();
+    await tx.delete(revokedTokens).where(lt(revokedTokens.expiresAt, now));
+  });
+}
+
+/** Revokes every token of the account issued so far (they carry the old version): logout everywhere. */
+export async function revokeAllTokens(db: Database, id: number): Promise<void> {
+  await db
+    .update(accounts)
+    .set({ tokenVersion: sql`${accounts.tokenVersion} + 1`, updatedAt: new Date() })
+    .where(eq(accounts.id, id));
+}
+
+export async function findAccountByEmail(db: Database, email: string): Promise<AccountRow | null> {
+  const [row] = await db
+    .select()
+    .from(accounts)
+    .where(sql`lower(${accounts.email}) = lower(${email})`);
+  return row ?? null;
+}
+
+/** Nicknames are unique whatever their case, so any case finds the account. */
+export async function findAccountByNickname(db: Database, nickname: string): Promise<AccountRow | null> {
+  const [row] = await db
+    .select()
+    .from(accounts)
+    .where(sql`lower(${accounts.nickname}) = lower(${nickname})`);
+  return row ?? null;
+}
+
+/** The lower-cased nicknames starting with a (lower-case) prefix. */
+export async function findNicknamesStartingWith(db: Database, prefix: string): Promise<string[]> {
+  const rows = await db
+    .select({ nickname: sql<string>`lower(${accounts.nickname})` })
+    .from(accounts)
+    .where(sql`starts_with(lower(${accounts.nickname}), ${prefix})`);
+  return rows.map((row) => row.nickname);
+}
+
+/**
+ * Applies the changes and returns the row before and after them, read under a row lock, so the caller
+ * knows exactly which stored images the update replaced. Null when the account does not exist.
+ */
+export async function updateAccount(
+  db: Database,
+  id: number,
+  changes: AccountChanges,
+): Promise<{ before: AccountRow; after: AccountRow } | null> {
+  return db.transaction(async (tx) => {
+    const [before] = await tx.select().from(accounts).where(eq(accounts.id, id)).for('update');
+    if (!before) return null;
+    const [after] = await tx
+      .update(accounts)
+      .set({ ...changes, updatedAt: new Date() })
+      .where(eq(accounts.id, id))
+      .returning();
+    return after ? { before, after } : null;
+  });
+}
+
+/** Sets a new password hash and revokes every token issued before (they carry the old version). */
+export async function replacePassword(
+  db: Database,
+  id: number,
+  passwordHash: string,
+): Promise<AccountRow | null> {
+  const [row] = await db
+    .update(accounts)
+    .set({ passwordHash, tokenVersion: sql`${accounts.tokenVersion} + 1`, updatedAt: new Date() })
+    .where(eq(accounts.id, id))
+    .returning();
+  return row ?? null;
+}
+
+export async function countAccounts(db: Database): Promise<number> {
+  const [row] = await db.select({ total: count() }).from(accounts);
+  return row?.total ?? 0;
+}

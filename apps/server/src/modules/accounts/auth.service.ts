@@ -1,0 +1,235 @@
+import type {
+  AuthResponse,
+  ChangePasswordRequest,
+  LoginRequest,
+  RegisterRequest,
+  Role,
+} from '@stagedoor/shared/accounts';
+import { createHash, randomBytes } from 'node:crypto';
+import { and, eq, gt, isNull } from 'drizzle-orm';
+import { violatedUniqueIndex, type Database } from '../../db/database';
+import {
+  ACCOUNT_EMAIL_INDEX,
+  ACCOUNT_NICKNAME_INDEX,
+  passwordResets,
+  type AccountRow,
+} from '../../db/schema';
+import type { Deps } from '../../deps';
+import { AppError, hasCode } from '../../errors';
+import {
+  findAccountByEmail,
+  findNicknamesStartingWith,
+  insertAccount,
+  replacePassword,
+  revokeAllTokens,
+  revokeToken,
+} from './accounts.repo';
+import { queueMail } from '../mail/outbox';
+import { candidatePrefix, firstFreeNickname, nicknameBase, randomNickname } from './nicknames';
+import { hashPassword, verifyDecoyPassword, verifyPassword } from './passwords';
+import { toSessionUser } from './session-user';
+import { signAccessToken, verifyAccessToken } from './tokens';
+
+const EMAIL_TAKEN_MESSAGE = 'An account with this email already exists';
+const BAD_CREDENTIALS_MESSAGE = 'Invalid email or password';
+const WRONG_CURRENT_PASSWORD_MESSAGE = 'Current password is incorrect';
+
+/** What an account of this role is told when it uses the other role's login page. */
+const WRONG_LOGIN_PAGE_MESSAGE: Record<Role, string> = {
+  creator: 'This is a creator account. Please log in at /login.',
+  user: 'This is a spectator account. Please log in at /user/login.',
+};
+
+// For names with no letter or digit in ASCII (e.g. written in another script).
+const NICKNAME_FALLBACK: Record<Role, string> = { creator: 'creator', user: 'fan' };
+const NICKNAME_ATTEMPTS = 5;
+
+/** Creates the account with a free nickname derived from the name, and signs it in. */
+export async function registerAccount(
+  deps: Pick<Deps, 'db' | 'config'>,
+  role: Role,
+  input: RegisterRequest,
+): Promise<AuthResponse> {
+  const passwordHash = await hashPassword(input.password);
+  const base = nicknameBase(input.firstName, input.lastName, NICKNAME_FALLBACK[role]);
+  for (let attempt = 1; ; attempt += 1) {
+    const nickname =
+      attempt === 1
+        ? firstFreeNickname(base, new Set(await findNicknamesStartingWith(deps.db, candidatePrefix(base))))
+        : randomNickname(base);
+    try {
+      const account = await deps.db.transaction(async (tx) => {
+        const inserted = await insertAccount(tx, {
+          email: input.email,
+          passwordHash,
+          role,
+          firstName: input.firstName,
+          lastName: input.lastName,
+          nickname,
+          timeZone: input.timeZone ?? 'UTC',
+        });
+        await queueMail(tx, {
+          key: `welcome:account:${inserted.id}`,
+          to: inserted.email,
+          kind: 'welcome',
+          facts: { firstName: inserted.firstName, role },
+        });
+        return inserted;
+      });
+      return await startSession(deps, account);
+    } catch (error) {
+      const index = violatedUniqueIndex(error);
+      if (index === ACCOUNT_EMAIL_INDEX) {
+        throw new AppError('CONFLICT', EMAIL_TAKEN_MESSAGE, { email: EMAIL_TAKEN_MESSAGE });
+      }
+      // Another registration took the same nickname since we looked: try a random one.
+      if (index !== ACCOUNT_NICKNAME_INDEX || attempt === NICKNAME_ATTEMPTS) throw error;
+    }
+  }
+}
+
+/**
+ * Checks the credentials, then the role: the role is only revealed to someone who knows the password,
+ * and then names the login page to use instead.
+ */
+export async function logIn(
+  deps: Pick<Deps, 'db' | 'config'>,
+  role: Role,
+  input: LoginRequest,
+): Promise<AuthResponse> {
+  const account = await findAccountByEmail(deps.db, input.email);
+  const passwordMatches = account
+    ? await verifyPassword(account.passwordHash, input.password)
+    : await verifyDecoyPassword(input.password);
+  if (!account || !passwordMatches) throw new AppError('UNAUTHORIZED', BAD_CREDENTIALS_MESSAGE);
+  if (account.role !== role) throw new AppError('FORBIDDEN', WRONG_LOGIN_PAGE_MESSAGE[account.role]);
+  return startSession(deps, account);
+}
+
+/**
+ * Changing the password revokes every token issued so far, the caller's included, so the answer
+ * carries a fresh one. A wrong current password is a 400, not a 401: the client must not log out.
+ */
+export async function changePassword(
+  deps: Pick<Deps, 'db' | 'config'>,
+  account: AccountRow,
+  input: ChangePasswordRequest,
+): Promise<AuthResponse> {
+  if (!(await verifyPassword(account.passwordHash, input.currentPassword))) {
+    throw new AppError('VALIDATION_FAILED', WRONG_CURRENT_PASSWORD_MESSAGE, {
+      currentPassword: WRONG_CURRENT_PASSWORD_MESSAGE,
+    });
+  }
+  return startSession(deps, await setPassword(deps.db, account.id, input.newPassword));
+}
+
+/**
+ * The one way a password changes (the Profile form, a reset link): every older token is revoked and
+ * the owner is told by mail, in one transaction.
+ */
+async function setPassword(db: Database, accountId: number, password: string): Promise<AccountRow> {
+  const passwordHash = await hashPassword(password);
+  return db.transaction(async (tx) => {
+    const updated = await replacePassword(tx, accountId, passwordHash);
+    if (!updated) throw new AppError('NOT_FOUND', 'Account not found');
+    await queueMail(tx, {
+      key: `password-changed:account:${accountId}:${updated.tokenVersion}`,
+      to: updated.email,
+      kind: 'password-changed',
+      facts: { firstName: updated.firstName },
+    });
+    return updated;
+  });
+}
+
+const RESET_LINK_MS = 60 * 60_000;
+
+const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/**
+ * POST /auth/forgot-password: mails a single-use link valid an hour, when the email is an account's.
+ * The caller learns nothing either way (the route answers 202 in both cases, in about the same time).
+ */
+export async function requestPasswordReset(deps: Pick<Deps, 'db'>, email: string, now: Date): Promise<void> {
+  const account = await findAccountByEmail(deps.db, email);
+  if (!account) return;
+  const token = randomBytes(32).toString('base64url');
+  await deps.db.transaction(async (tx) => {
+    const [reset] = await tx
+      .insert(passwordResets)
+      .values({
+        accountId: account.id,
+        tokenHash: hashToken(token),
+        expiresAt: new Date(now.getTime() + RESET_LINK_MS),
+      })
+      .returning({ id: passwordResets.id });
+    if (!reset) throw new Error('insert into password_resets returned no row');
+    await queueMail(tx, {
+      key: `password-reset:${reset.id}`,
+      to: account.email,
+      kind: 'password-reset',
+      facts: { firstName: account.firstName, token },
+    });
+  });
+}
+
+const RESET_LINK_INVALID_MESSAGE = 'This reset link is invalid or has expired. Ask for a new one.';
+
+/**
+ * POST /auth/reset-password: the link's token, used once within the hour, sets the new password (which
+ * revokes every older token) and signs the account in.
+ */
+export async function resetPassword(
+  deps: Pick<Deps, 'db' | 'config'>,
+  input: { token: string; password: string },
+  now: Date,
+): Promise<AuthResponse> {
+  const [reset] = await deps.db
+    .update(passwordResets)
+    .set({ usedAt: now })
+    .where(
+      and(
+        eq(passwordResets.tokenHash, hashToken(input.token)),
+        isNull(passwordResets.usedAt),
+        gt(passwordResets.expiresAt, now),
+      ),
+    )
+    .returning({ accountId: passwordResets.accountId });
+  if (!reset)
+    throw new AppError('VALIDATION_FAILED', RESET_LINK_INVALID_MESSAGE, {
+      token: RESET_LINK_INVALID_MESSAGE,
+    });
+  return startSession(deps, await setPassword(deps.db, reset.accountId, input.password));
+}
+
+/**
+ * POST /auth/logout: the token can no longer be used, and its id is answered (its sockets go too); one
+ * that is not ours, or expired, needs nothing (null).
+ */
+export async function logOut(
+  deps: Pick<Deps, 'db' | 'config'>,
+  token: string | undefined,
+  now: Date,
+): Promise<string | null> {
+  if (!token) return null;
+  try {
+    const { tokenId, expiresAt } = await verifyAccessToken(deps.config.jwtSecret, token);
+    await revokeToken(deps.db, tokenId, expiresAt, now);
+    return tokenId;
+  } catch (error) {
+    if (!hasCode('UNAUTHORIZED')(error)) throw error;
+    return null;
+  }
+}
+
+/** POST /auth/logout-all: every token issued so far is revoked, as a password change does. */
+export async function logOutEverywhere(deps: Pick<Deps, 'db'>, account: AccountRow): Promise<void> {
+  await revokeAllTokens(deps.db, account.id);
+}
+
+async function startSession(deps: Pick<Deps, 'config'>, account: AccountRow): Promise<AuthResponse> {
+  return {
+    access_token: await signAccessToken(deps.config.jwtSecret, account),
+    user: toSessionUser(account),
+  };
+}

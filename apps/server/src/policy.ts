@@ -1,0 +1,37 @@
+import type { AccountRow, EventRow } from './db/schema';
+import { AppError } from './errors';
+
+/**
+ * Who may do what to an event: the one home of these rules, read by the HTTP services and the live
+ * gateway alike. Each caller fetches what a rule needs and says a refusal its own way (an HTTP error
+ * body, a socket acknowledgement's code).
+ */
+
+const NOT_YOUR_EVENT_MESSAGE = 'You can only manage your own events';
+export const NEED_A_TICKET_MESSAGE = 'You need a ticket for this event';
+
+type Someone = Pick<AccountRow, 'id'>;
+type Owned = Pick<EventRow, 'creatorId'>;
+
+/** Whether the account created the event: only its creator manages it, or streams it. */
+export function isCreatorOf(account: Someone, event: Owned): boolean {
+  return event.creatorId === account.id;
+}
+
+/** Only the creator who made an event may change it, cancel it, delete it or open it for editing. */
+export function assertOwner(account: Someone, event: Owned): void {
+  if (!isCreatorOf(account, event)) throw new AppError('FORBIDDEN', NOT_YOUR_EVENT_MESSAGE);
+}
+
+/**
+ * On how many screens at once the account may watch an event's stream and use its chat (DESIGN.md
+ * "Seats"): its creator on any number, a ticket holder on one per ticket of its completed orders
+ * (`ticketsHeld`, asked only of others than the creator); 0 for anyone else.
+ */
+export async function seatsOf(
+  account: Someone,
+  event: Owned,
+  ticketsHeld: () => Promise<number>,
+): Promise<number> {
+  return isCreatorOf(account, event) ? Number.POSITIVE_INFINITY : ticketsHeld();
+}

@@ -1,0 +1,70 @@
+import type { Order, OrderStatus } from '@stagedoor/shared/orders';
+import { imageUrls } from '@stagedoor/shared/images';
+import { CalendarDays, Clock, Euro, Ticket } from 'lucide-react';
+import { Badge, type BadgeTone } from '../../../components/ui/badge';
+import { ButtonAnchor, ButtonLink } from '../../../components/ui/button';
+import { MediaCard } from '../../../components/ui/media-card';
+import { paths } from '../../../config/paths';
+import { formatAmount, formatShortDate, formatTime } from '../../../lib/format';
+import { useTimeZone } from '../../../lib/use-time-zone';
+
+/** The badge of each order status; 'Completed' is the spec's (§2). */
+const statusBadges: Record<OrderStatus, { label: string; tone: BadgeTone }> = {
+  pending: { label: 'Pending payment', tone: 'warning' },
+  completed: { label: 'Completed', tone: 'success' },
+  expired: { label: 'Expired', tone: 'neutral' },
+  refunded: { label: 'Refunded', tone: 'neutral' },
+};
+
+/**
+ * One order on My Tickets, badged with its status; amounts carry a euro icon (spec §9). Only a
+ * completed order is a ticket to the stream; a pending one can still be paid.
+ */
+export function TicketCard({ order }: { order: Order }) {
+  const { event } = order;
+  const badge = statusBadges[order.status];
+  const timeZone = useTimeZone();
+  return (
+    <MediaCard
+      title={event.name}
+      image={{ src: event.image && imageUrls.event(event.image), alt: event.name }}
+      badge={<Badge tone={badge.tone}>{badge.label}</Badge>}
+      actions={
+        <>
+          <ButtonLink to={paths.eventDetails(event.id)} variant="secondary" size="sm">
+            Ver Detalles
+          </ButtonLink>
+          {order.status === 'completed' ? (
+            <ButtonLink to={paths.eventStream(event.id)} size="sm">
+              Acceder al Stream
+            </ButtonLink>
+          ) : null}
+          {order.status === 'pending' && order.checkoutUrl ? (
+            <ButtonAnchor href={order.checkoutUrl} size="sm">
+              Finish payment
+            </ButtonAnchor>
+          ) : null}
+        </>
+      }
+    >
+      <ul className="space-y-1.5 text-sm text-slate-700">
+        <li className="flex items-center gap-2">
+          <CalendarDays aria-hidden className="size-4 text-brand-600" />
+          {formatShortDate(event.date, timeZone)}
+        </li>
+        <li className="flex items-center gap-2">
+          <Clock aria-hidden className="size-4 text-brand-600" />
+          {formatTime(event.date, timeZone)}
+        </li>
+        <li className="flex items-center gap-2">
+          <Ticket aria-hidden className="size-4 text-brand-600" />
+          {`${order.quantity} ticket(s)`}
+        </li>
+      </ul>
+      <p className="flex items-center gap-1 text-xl font-bold text-slate-900">
+        <Euro role="img" aria-label="Total in euros" className="size-5" />
+        {formatAmount(order.totalAmount)}
+      </p>
+    </MediaCard>
+  );
+}
