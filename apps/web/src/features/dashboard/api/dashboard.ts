@@ -31,7 +31,8 @@ export function useCreatorStats(user: SessionUser) {
   // The same read as My Events, so the two screens share one cached copy.
   const upcoming = useQuery({
     ...creatorEventsQuery(user.id),
-    select: (events) => events.filter((event) => isInFuture(event.date)).length,
+    // A cancelled show is not coming, though it stays on My Events.
+    select: (events) => events.filter((event) => isInFuture(event.date) && !event.cancelledAt).length,
     enabled: isCreator,
   });
 

@@ -146,6 +146,25 @@ describe('creator dashboard', () => {
     expect(within(card('Upcoming Events')).getByText('1')).toBeInTheDocument();
   });
 
+  it('does not count a cancelled event as upcoming', async () => {
+    const creator = aCreator();
+    stubApi({
+      ...signedInAs(creator),
+      'GET /events/creator/stats': { body: { totalTicketsSold: 0, totalRevenue: 0, totalEvents: 2 } },
+      [`GET /events/creator/${creator.id}`]: {
+        body: [
+          anEvent({ id: 1, date: daysFromNow(3) }),
+          anEvent({ id: 2, date: daysFromNow(5), isActive: false, cancelledAt: new Date().toISOString() }),
+        ],
+      },
+    });
+    renderApp('/creators/dashboard');
+
+    expect(await screen.findByText('$0.00 revenue')).toBeInTheDocument();
+    expect(within(card('Upcoming Events')).getByText('1')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: /My Events\s*2/ })).toBeInTheDocument();
+  });
+
   it('asks for creator stats only for a creator', async () => {
     const calls = stubApi(signedInAs(aUser()));
     renderApp('/creators/dashboard');
