@@ -15,6 +15,21 @@ import { useSession } from './session';
 
 export type LiveSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
+/** The server's events a hook handles while it is mounted. */
+type LiveListeners = { [Event in keyof ServerToClientEvents]?: ServerToClientEvents[Event] };
+
+/** Handles the server's events with `listeners` until the returned function (an effect's cleanup) runs. */
+export function listen(socket: LiveSocket, listeners: LiveListeners): () => void {
+  const entries = Object.entries(listeners) as [
+    keyof ServerToClientEvents,
+    ServerToClientEvents[keyof ServerToClientEvents],
+  ][];
+  for (const [event, listener] of entries) socket.on(event, listener);
+  return () => {
+    for (const [event, listener] of entries) socket.off(event, listener);
+  };
+}
+
 /** Where the page's realtime connection stands; the panels word it for their audience. */
 export type LiveConnection =
   | { status: 'connecting' }

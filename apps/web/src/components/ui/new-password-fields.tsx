@@ -1,33 +1,21 @@
-import type { FieldErrors, UseFormRegister } from 'react-hook-form';
+import type { BoundField } from '../../lib/form-fields';
 import { Input } from './field';
 
-type NewPassword = { newPassword: string; confirmPassword: string };
-
 /** A new password typed twice: the Change Password form's and the reset link's. */
-export function NewPasswordFields<Form extends NewPassword>({
-  register,
-  errors,
+export function NewPasswordFields({
+  field,
 }: {
-  register: UseFormRegister<Form>;
-  errors: FieldErrors<Form>;
+  /** The form's `formFields` binder; the form has both fields. */
+  field: (name: 'newPassword' | 'confirmPassword') => BoundField;
 }) {
-  const fields = register as unknown as UseFormRegister<NewPassword>;
-  const problems = errors as FieldErrors<NewPassword>;
   return (
     <>
-      <Input
-        label="New password"
-        type="password"
-        autoComplete="new-password"
-        error={problems.newPassword?.message}
-        {...fields('newPassword')}
-      />
+      <Input label="New password" type="password" autoComplete="new-password" {...field('newPassword')} />
       <Input
         label="Confirm new password"
         type="password"
         autoComplete="new-password"
-        error={problems.confirmPassword?.message}
-        {...fields('confirmPassword')}
+        {...field('confirmPassword')}
       />
     </>
   );

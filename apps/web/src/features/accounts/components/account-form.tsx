@@ -10,6 +10,7 @@ import { ImageInput, Input, Select, Textarea } from '../../../components/ui/fiel
 import { paths } from '../../../config/paths';
 import { timeZoneChoices } from '../../../lib/dates';
 import { reportSubmitError } from '../../../lib/form-errors';
+import { formFields } from '../../../lib/form-fields';
 import { IMAGE_ACCEPT } from '../../../lib/images';
 import { notify } from '../../../lib/notify';
 import { useImagePick } from '../../../lib/use-image-pick';
@@ -24,12 +25,7 @@ export function AccountForm({ account }: { account: SessionUser }) {
   const headerImage = useImagePick(PROFILE_IMAGE_MESSAGES);
   const profileImage = useImagePick(PROFILE_IMAGE_MESSAGES);
   const timeZones = useMemo(() => timeZoneChoices(account.timeZone), [account.timeZone]);
-  const {
-    register,
-    handleSubmit,
-    setError,
-    formState: { errors, isSubmitting },
-  } = useForm({
+  const form = useForm({
     resolver: zodResolver(ZAccountForm),
     defaultValues: {
       firstName: account.firstName,
@@ -39,6 +35,12 @@ export function AccountForm({ account }: { account: SessionUser }) {
       timeZone: account.timeZone,
     },
   });
+  const {
+    handleSubmit,
+    setError,
+    formState: { isSubmitting },
+  } = form;
+  const field = formFields(form);
 
   const onSubmit = handleSubmit(async (values) => {
     try {
@@ -60,33 +62,12 @@ export function AccountForm({ account }: { account: SessionUser }) {
       <h2 className="text-xl font-semibold text-slate-900">Account Information</h2>
       <form onSubmit={onSubmit} noValidate className="mt-6 space-y-5">
         <Input label="Email" type="email" value={account.email} readOnly />
-        <Input
-          label="Nickname"
-          hint={NICKNAME_HINT}
-          autoComplete="nickname"
-          error={errors.nickname?.message}
-          {...register('nickname')}
-        />
+        <Input label="Nickname" hint={NICKNAME_HINT} autoComplete="nickname" {...field('nickname')} />
         <div className="grid gap-5 sm:grid-cols-2">
-          <Input
-            label="First name"
-            autoComplete="given-name"
-            error={errors.firstName?.message}
-            {...register('firstName')}
-          />
-          <Input
-            label="Last name"
-            autoComplete="family-name"
-            error={errors.lastName?.message}
-            {...register('lastName')}
-          />
+          <Input label="First name" autoComplete="given-name" {...field('firstName')} />
+          <Input label="Last name" autoComplete="family-name" {...field('lastName')} />
         </div>
-        <Select
-          label="Time zone"
-          hint="Every date and time is shown in this zone."
-          error={errors.timeZone?.message}
-          {...register('timeZone')}
-        >
+        <Select label="Time zone" hint="Every date and time is shown in this zone." {...field('timeZone')}>
           {timeZones.map((zone) => (
             <option key={zone} value={zone}>
               {zone}
@@ -117,12 +98,7 @@ export function AccountForm({ account }: { account: SessionUser }) {
               onPick={profileImage.pick}
               error={profileImage.error}
             />
-            <Textarea
-              label="Biography"
-              rows={5}
-              error={errors.biography?.message}
-              {...register('biography')}
-            />
+            <Textarea label="Biography" rows={5} {...field('biography')} />
           </>
         ) : null}
         <Button type="submit" disabled={isSubmitting}>

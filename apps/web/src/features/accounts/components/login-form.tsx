@@ -8,6 +8,7 @@ import { Notice } from '../../../components/ui/notice';
 import { TextLink } from '../../../components/ui/text-link';
 import { paths } from '../../../config/paths';
 import { reportSubmitError } from '../../../lib/form-errors';
+import { formFields } from '../../../lib/form-fields';
 import { notify } from '../../../lib/notify';
 import { useSession } from '../../../lib/session';
 import { destinationAfterAuth } from '../after-auth';
@@ -24,12 +25,9 @@ export function LoginForm({ role }: { role: Role }) {
   const navigate = useNavigate();
   const [searchParams] = useSearchParams();
   const redirect = searchParams.get('redirect');
-  const {
-    register,
-    handleSubmit,
-    setError,
-    formState: { errors },
-  } = useForm({ resolver: zodResolver(ZLoginRequest), defaultValues: { email: '', password: '' } });
+  const form = useForm({ resolver: zodResolver(ZLoginRequest), defaultValues: { email: '', password: '' } });
+  const { handleSubmit, setError } = form;
+  const field = formFields(form);
 
   const onSubmit = handleSubmit(async (credentials) => {
     try {
@@ -71,20 +69,8 @@ export function LoginForm({ role }: { role: Role }) {
         </div>
       ) : null}
       <form onSubmit={onSubmit} noValidate className="space-y-5">
-        <Input
-          label="Email"
-          type="email"
-          autoComplete="email"
-          error={errors.email?.message}
-          {...register('email')}
-        />
-        <Input
-          label="Password"
-          type="password"
-          autoComplete="current-password"
-          error={errors.password?.message}
-          {...register('password')}
-        />
+        <Input label="Email" type="email" autoComplete="email" {...field('email')} />
+        <Input label="Password" type="password" autoComplete="current-password" {...field('password')} />
         <p className="text-right text-sm">
           <TextLink to={paths.forgotPassword}>Forgot password?</TextLink>
         </p>

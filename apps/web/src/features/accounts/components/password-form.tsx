@@ -6,21 +6,23 @@ import { Card } from '../../../components/ui/card';
 import { Input } from '../../../components/ui/field';
 import { NewPasswordFields } from '../../../components/ui/new-password-fields';
 import { reportSubmitError } from '../../../lib/form-errors';
+import { formFields } from '../../../lib/form-fields';
 import { notify } from '../../../lib/notify';
 import { useChangePassword } from '../api/profile';
 
 export function PasswordForm() {
   const changePassword = useChangePassword();
-  const {
-    register,
-    handleSubmit,
-    setError,
-    reset,
-    formState: { errors, isSubmitting },
-  } = useForm({
+  const form = useForm({
     resolver: zodResolver(ZChangePasswordForm),
     defaultValues: { currentPassword: '', newPassword: '', confirmPassword: '' },
   });
+  const {
+    handleSubmit,
+    setError,
+    reset,
+    formState: { isSubmitting },
+  } = form;
+  const field = formFields(form);
 
   const onSubmit = handleSubmit(async ({ currentPassword, newPassword }) => {
     try {
@@ -44,10 +46,9 @@ export function PasswordForm() {
           label="Current password"
           type="password"
           autoComplete="current-password"
-          error={errors.currentPassword?.message}
-          {...register('currentPassword')}
+          {...field('currentPassword')}
         />
-        <NewPasswordFields register={register} errors={errors} />
+        <NewPasswordFields field={field} />
         <Button type="submit" disabled={isSubmitting}>
           {isSubmitting ? 'Updating...' : 'Update Password'}
         </Button>

@@ -9,6 +9,7 @@ import { TextLink } from '../../../components/ui/text-link';
 import { paths } from '../../../config/paths';
 import { browserTimeZone } from '../../../lib/dates';
 import { reportSubmitError } from '../../../lib/form-errors';
+import { formFields } from '../../../lib/form-fields';
 import { notify } from '../../../lib/notify';
 import { useSession } from '../../../lib/session';
 import { destinationAfterAuth } from '../after-auth';
@@ -37,15 +38,12 @@ export function RegisterForm({ role }: { role: Role }) {
   const navigate = useNavigate();
   const [searchParams] = useSearchParams();
   const redirect = searchParams.get('redirect');
-  const {
-    register,
-    handleSubmit,
-    setError,
-    formState: { errors },
-  } = useForm({
+  const form = useForm({
     resolver: zodResolver(ZRegisterRequest),
     defaultValues: { firstName: '', lastName: '', email: '', password: '' },
   });
+  const { handleSubmit, setError } = form;
+  const field = formFields(form);
 
   const onSubmit = handleSubmit(async (data) => {
     try {
@@ -70,33 +68,16 @@ export function RegisterForm({ role }: { role: Role }) {
     >
       <form onSubmit={onSubmit} noValidate className="space-y-5">
         <div className="grid gap-5 sm:grid-cols-2">
-          <Input
-            label="First name"
-            autoComplete="given-name"
-            error={errors.firstName?.message}
-            {...register('firstName')}
-          />
-          <Input
-            label="Last name"
-            autoComplete="family-name"
-            error={errors.lastName?.message}
-            {...register('lastName')}
-          />
+          <Input label="First name" autoComplete="given-name" {...field('firstName')} />
+          <Input label="Last name" autoComplete="family-name" {...field('lastName')} />
         </div>
-        <Input
-          label="Email"
-          type="email"
-          autoComplete="email"
-          error={errors.email?.message}
-          {...register('email')}
-        />
+        <Input label="Email" type="email" autoComplete="email" {...field('email')} />
         <Input
           label="Password"
           type="password"
           autoComplete="new-password"
           hint={`At least ${PASSWORD_MIN_LENGTH} characters.`}
-          error={errors.password?.message}
-          {...register('password')}
+          {...field('password')}
         />
         <Button type="submit" disabled={loading} className="w-full">
           {loading ? 'Creating...' : 'Create'}

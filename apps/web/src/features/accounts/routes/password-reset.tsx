@@ -17,6 +17,7 @@ import { TextLink } from '../../../components/ui/text-link';
 import { paths } from '../../../config/paths';
 import { api } from '../../../lib/api-client';
 import { reportSubmitError } from '../../../lib/form-errors';
+import { formFields } from '../../../lib/form-fields';
 import { notify } from '../../../lib/notify';
 import { useSession } from '../../../lib/session';
 import { useDocumentTitle } from '../../../lib/use-document-title';
@@ -34,15 +35,16 @@ const loginLinks = (
 export function ForgotPasswordRoute() {
   useDocumentTitle('Forgot password');
   const [sent, setSent] = useState<string | null>(null);
-  const {
-    register,
-    handleSubmit,
-    setError,
-    formState: { errors, isSubmitting },
-  } = useForm<ForgotPasswordRequest>({
+  const form = useForm<ForgotPasswordRequest>({
     resolver: zodResolver(ZForgotPasswordRequest),
     defaultValues: { email: '' },
   });
+  const {
+    handleSubmit,
+    setError,
+    formState: { isSubmitting },
+  } = form;
+  const field = formFields(form);
 
   const onSubmit = handleSubmit(async (input) => {
     try {
@@ -66,13 +68,7 @@ export function ForgotPasswordRoute() {
         <Notice>{sent}</Notice>
       ) : (
         <form onSubmit={onSubmit} noValidate className="space-y-5">
-          <Input
-            label="Email"
-            type="email"
-            autoComplete="email"
-            error={errors.email?.message}
-            {...register('email')}
-          />
+          <Input label="Email" type="email" autoComplete="email" {...field('email')} />
           <Button type="submit" disabled={isSubmitting} className="w-full">
             {isSubmitting ? 'Sending...' : 'Send link'}
           </Button>
@@ -89,15 +85,16 @@ export function ResetPasswordRoute() {
   const token = searchParams.get('token') ?? '';
   const navigate = useNavigate();
   const { setToken, updateUser } = useSession();
-  const {
-    register,
-    handleSubmit,
-    setError,
-    formState: { errors, isSubmitting },
-  } = useForm({
+  const form = useForm({
     resolver: zodResolver(ZResetPasswordForm),
     defaultValues: { newPassword: '', confirmPassword: '' },
   });
+  const {
+    handleSubmit,
+    setError,
+    formState: { isSubmitting },
+  } = form;
+  const field = formFields(form);
 
   const onSubmit = handleSubmit(async ({ newPassword: password }) => {
     try {
@@ -134,7 +131,7 @@ export function ResetPasswordRoute() {
     >
       {token ? (
         <form onSubmit={onSubmit} noValidate className="space-y-5">
-          <NewPasswordFields register={register} errors={errors} />
+          <NewPasswordFields field={field} />
           <Button type="submit" disabled={isSubmitting} className="w-full">
             {isSubmitting ? 'Saving...' : 'Save password'}
           </Button>

@@ -20,6 +20,7 @@ import { ImageInput, Input, Textarea } from '../../../components/ui/field';
 import { paths } from '../../../config/paths';
 import { parsePickerValue, toPickerValue } from '../../../lib/dates';
 import { reportSubmitError } from '../../../lib/form-errors';
+import { formFields } from '../../../lib/form-fields';
 import { IMAGE_ACCEPT } from '../../../lib/images';
 import { notify } from '../../../lib/notify';
 import { useImagePick } from '../../../lib/use-image-pick';
@@ -92,14 +93,7 @@ export function EventForm({ event }: { event?: Event }) {
     () => (isEdit ? editEventForm(timeZone) : createEventForm(timeZone)),
     [isEdit, timeZone],
   );
-  const {
-    register,
-    control,
-    handleSubmit,
-    setError,
-    setValue,
-    formState: { errors, isSubmitting },
-  } = useForm({
+  const form = useForm({
     resolver: zodResolver(schema),
     defaultValues: event
       ? {
@@ -114,6 +108,14 @@ export function EventForm({ event }: { event?: Event }) {
         }
       : { name: '', description: '', price: 0, maxTickets: 1, maxPerBuyer: '', date: '', isActive: true },
   });
+  const {
+    control,
+    handleSubmit,
+    setError,
+    setValue,
+    formState: { errors, isSubmitting },
+  } = form;
+  const field = formFields(form);
 
   const onSubmit = handleSubmit(async (values) => {
     if (!isEdit && !image.file) {
@@ -152,13 +154,8 @@ export function EventForm({ event }: { event?: Event }) {
   return (
     <Card className="p-6 sm:p-8">
       <form onSubmit={onSubmit} noValidate className="space-y-6">
-        <Input label="Event Name" error={errors.name?.message} {...register('name')} />
-        <Textarea
-          label="Description"
-          rows={5}
-          error={errors.description?.message}
-          {...register('description')}
-        />
+        <Input label="Event Name" {...field('name')} />
+        <Textarea label="Description" rows={5} {...field('description')} />
         <div className="space-y-3">
           <ImageInput
             key={imageInputKey}
@@ -186,8 +183,7 @@ export function EventForm({ event }: { event?: Event }) {
             inputMode="decimal"
             min={0}
             step={0.01}
-            error={errors.price?.message}
-            {...register('price', {
+            {...field('price', {
               valueAsNumber: true,
               onChange: ({ target }: { target: HTMLInputElement }) => {
                 const rounded = roundedPrice(target.valueAsNumber);
@@ -201,8 +197,7 @@ export function EventForm({ event }: { event?: Event }) {
             inputMode="numeric"
             min={1}
             step={1}
-            error={errors.maxTickets?.message}
-            {...register('maxTickets', { valueAsNumber: true })}
+            {...field('maxTickets', { valueAsNumber: true })}
           />
           <Input
             label="Maximum per buyer"
@@ -211,8 +206,7 @@ export function EventForm({ event }: { event?: Event }) {
             min={1}
             step={1}
             hint={`Leave empty to allow up to ${DEFAULT_MAX_PER_BUYER} per buyer`}
-            error={errors.maxPerBuyer?.message}
-            {...register('maxPerBuyer')}
+            {...field('maxPerBuyer')}
           />
         </div>
         <Controller

@@ -7,7 +7,7 @@ import {
 import { useCallback, useEffect, useEffectEvent, useRef, useState, useSyncExternalStore } from 'react';
 import { mediaErrorMessage, type DeviceChoice } from '../../../lib/media';
 import { notify } from '../../../lib/notify';
-import type { LiveSocket } from '../../../lib/socket';
+import { listen, type LiveSocket } from '../../../lib/socket';
 import { BroadcastMedia, layoutOf, type SourceKind } from '../lib/broadcast-media';
 import { BroadcasterPeers } from '../lib/broadcaster-peers';
 import { rememberSources, rememberedSources } from '../lib/studio-memory';
@@ -91,20 +91,17 @@ export function useBroadcaster({ socket, isConnected, eventId, userId, iceServer
     // The grace period ran out (or another tab stopped it): there is nothing left to resume.
     const onStreamEnded = () => setIsResumable(false);
 
-    socket.on('viewerJoined', onViewerJoined);
-    socket.on('viewerLeft', onViewerLeft);
-    socket.on('answer', onAnswer);
-    socket.on('ice-candidate', onCandidate);
-    socket.on('viewerCountUpdate', onViewerCount);
-    socket.on('streamEnded', onStreamEnded);
+    const stopListening = listen(socket, {
+      viewerJoined: onViewerJoined,
+      viewerLeft: onViewerLeft,
+      answer: onAnswer,
+      'ice-candidate': onCandidate,
+      viewerCountUpdate: onViewerCount,
+      streamEnded: onStreamEnded,
+    });
     return () => {
       unsubscribe();
-      socket.off('viewerJoined', onViewerJoined);
-      socket.off('viewerLeft', onViewerLeft);
-      socket.off('answer', onAnswer);
-      socket.off('ice-candidate', onCandidate);
-      socket.off('viewerCountUpdate', onViewerCount);
-      socket.off('streamEnded', onStreamEnded);
+      stopListening();
       current.closeAll();
       peersRef.current = null;
     };
@@ -184,20 +181,26 @@ export function useBroadcaster({ socket, isConnected, eventId, userId, iceServer
     else await openSource(kind);
   };
 
-  const start = async () => {
+  /**
+   * Starts or stops the show: `work` answers whether the server did it; `failure` is toasted when it
+   * did not, or could not be asked.
+   */
+  const switchStream = async (work: (socket: LiveSocket) => Promise<boolean>, failure: string) => {
     if (!socket?.connected) {
       notify(SOCKET_UNAVAILABLE, 'error');
       return;
     }
     setIsSwitching(true);
     try {
-      if (!(await goLive())) notify('Error starting stream', 'error');
+      if (!(await work(socket))) notify(failure, 'error');
     } catch {
-      notify('Error starting stream', 'error');
+      notify(failure, 'error');
     } finally {
       setIsSwitching(false);
     }
   };
+
+  const start = () => switchStream(goLive, 'Error starting stream');
 
   /** One click after a reload: the sources used before, then the stream taken back. */
   const resume = async () => {
@@ -208,30 +211,18 @@ export function useBroadcaster({ socket, isConnected, eventId, userId, iceServer
     if (camera || screen) await start();
   };
 
-  const stop = async () => {
-    if (!socket?.connected) {
-      notify(SOCKET_UNAVAILABLE, 'error');
-      return;
-    }
-    setIsSwitching(true);
-    try {
-      const answer = await socket.emitWithAck('stopStream', { eventId });
-      if (answer.success) {
-        setIsLive(false);
-        // Before the media goes: releasing it is a layout change, which a live page would announce.
-        isLiveRef.current = false;
-        peersRef.current?.closeAll();
-        media.release();
-        setViewerCount(0);
-      } else {
-        notify('Error stopping stream', 'error');
-      }
-    } catch {
-      notify('Error stopping stream', 'error');
-    } finally {
-      setIsSwitching(false);
-    }
-  };
+  const stop = () =>
+    switchStream(async (live) => {
+      const answer = await live.emitWithAck('stopStream', { eventId });
+      if (!answer.success) return false;
+      setIsLive(false);
+      // Before the media goes: releasing it is a layout change, which a live page would announce.
+      isLiveRef.current = false;
+      peersRef.current?.closeAll();
+      media.release();
+      setViewerCount(0);
+      return true;
+    }, 'Error stopping stream');
 
   const stats = useCallback(() => peersRef.current?.stats() ?? Promise.resolve([]), []);
 

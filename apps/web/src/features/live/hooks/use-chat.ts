@@ -3,7 +3,7 @@ import type { ChatMessage } from '@stagedoor/shared/live';
 import { imageUrls } from '@stagedoor/shared/images';
 import { useEffect, useState } from 'react';
 import { notify } from '../../../lib/notify';
-import type { LiveSocket } from '../../../lib/socket';
+import { listen, type LiveSocket } from '../../../lib/socket';
 import { mergeMessages } from '../lib/chat-messages';
 
 type Options = {
@@ -39,8 +39,7 @@ export function useChat({ socket, isConnected, eventId, user }: Options) {
     const onDeleted = ({ eventId: chatId, messageId }: { eventId: number; messageId: number }) => {
       if (chatId === eventId) setMessages((list) => list.filter((message) => message.id !== messageId));
     };
-    socket.on('chatMessage', onMessage);
-    socket.on('chatMessageDeleted', onDeleted);
+    const stopListening = listen(socket, { chatMessage: onMessage, chatMessageDeleted: onDeleted });
 
     socket.emitWithAck('joinChat', { eventId }).then(
       (answer) => {
@@ -61,8 +60,7 @@ export function useChat({ socket, isConnected, eventId, user }: Options) {
 
     return () => {
       active = false;
-      socket.off('chatMessage', onMessage);
-      socket.off('chatMessageDeleted', onDeleted);
+      stopListening();
     };
   }, [socket, isConnected, eventId]);
 

@@ -8,7 +8,7 @@ import {
   type StreamLayout,
 } from '@stagedoor/shared/live';
 import { useEffect, useState } from 'react';
-import type { LiveSocket } from '../../../lib/socket';
+import { listen, type LiveSocket } from '../../../lib/socket';
 import { NO_PICTURE, ViewerPeer, type ViewerPicture } from '../lib/viewer-peer';
 
 export type ViewerStatus =
@@ -176,12 +176,14 @@ export function useViewerStream({ socket, isConnected, eventId, userId, iceServe
     };
     const onViewerCount = ({ viewerCount: count }: { viewerCount: number }) => setViewerCount(count);
 
-    socket.on('offer', onOffer);
-    socket.on('ice-candidate', onCandidate);
-    socket.on('streamStarted', onStreamStarted);
-    socket.on('streamEnded', onStreamEnded);
-    socket.on('streamLayout', setLayout);
-    socket.on('viewerCountUpdate', onViewerCount);
+    const stopListening = listen(socket, {
+      offer: onOffer,
+      'ice-candidate': onCandidate,
+      streamStarted: onStreamStarted,
+      streamEnded: onStreamEnded,
+      streamLayout: setLayout,
+      viewerCountUpdate: onViewerCount,
+    });
     void join();
 
     return () => {
@@ -189,12 +191,7 @@ export function useViewerStream({ socket, isConnected, eventId, userId, iceServe
       clearTimeout(retryTimer);
       closePeers();
       setStatus({ phase: 'connecting' });
-      socket.off('offer', onOffer);
-      socket.off('ice-candidate', onCandidate);
-      socket.off('streamStarted', onStreamStarted);
-      socket.off('streamEnded', onStreamEnded);
-      socket.off('streamLayout', setLayout);
-      socket.off('viewerCountUpdate', onViewerCount);
+      stopListening();
     };
   }, [socket, isConnected, eventId, userId, iceServers, attempt]);
 
