@@ -9,12 +9,13 @@ import {
   type EventListQuery,
   type UpdateEventRequest,
 } from '@stagedoor/shared/events';
+import { eventCalendar } from '../../calendar';
 import type { AccountRow, EventRow } from '../../db/schema';
 import type { Deps } from '../../deps';
 import { AppError, type FieldErrors } from '../../errors';
+import type { ImageUpload } from '../../plugins/multipart';
 import { assertOwner } from '../../policy';
 import { findCreatorById, findCreatorByNickname } from '../creators/creators.service';
-import type { ImageUpload } from '../../plugins/multipart';
 import { discardImage, saveImageWith } from '../images/images.service';
 import {
   creatorTotals,
@@ -28,7 +29,6 @@ import {
   updateEventChecked,
   type EventChanges,
 } from './events.repo';
-import { eventCalendar } from '../../calendar';
 import { toEvent } from './public-event';
 
 export const EVENT_NOT_FOUND_MESSAGE = 'Event not found';
