@@ -1,7 +1,6 @@
 import { EVENT_DURATION_MINUTES } from '@stagedoor/shared/money';
 import ical from 'ical-generator';
-import type { EventRow } from './db/schema';
-import type { EventCreatorRow } from './modules/events/events.repo';
+import type { AccountRow, EventRow } from './db/schema';
 
 /**
  * The show as a calendar invitation (RFC 5545): start in UTC, the spec's 90 minutes, the event page as
@@ -9,7 +8,7 @@ import type { EventCreatorRow } from './modules/events/events.repo';
  */
 export function eventCalendar(
   event: Pick<EventRow, 'id' | 'name' | 'description' | 'date'>,
-  creator: EventCreatorRow,
+  creator: Pick<AccountRow, 'firstName' | 'lastName'>,
   eventUrl: string,
 ): string {
   const calendar = ical({ name: event.name, prodId: { company: 'Stagedoor', product: 'Stagedoor' } });

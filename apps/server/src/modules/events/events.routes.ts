@@ -1,3 +1,4 @@
+import { ZNicknameParams } from '@stagedoor/shared/creators';
 import {
   ZCreateEventRequest,
   ZCreatorIdParams,
@@ -8,14 +9,13 @@ import {
   ZEventListQuery,
   ZUpdateEventRequest,
 } from '@stagedoor/shared/events';
-import { ZNicknameParams } from '@stagedoor/shared/creators';
 import { EVENT_IMAGE_MESSAGES } from '@stagedoor/shared/images';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { parseOrThrow } from '../../errors';
-import { claimedAccountId, optionalAccount, requireAuth, signedInAccount } from '../accounts/sessions';
 import { readMultipartForm, type ImageUpload } from '../../plugins/multipart';
 import { siteOrigin } from '../../site';
+import { claimedAccountId, optionalAccount, requireAuth, signedInAccount } from '../accounts/sessions';
 import {
   createEvent,
   deleteEvent,

@@ -1,10 +1,10 @@
 import type { ErrorCode } from '@stagedoor/shared/errors';
-import type { ImageUpload } from '../../plugins/multipart';
 import { IMAGE_MIME_TYPES } from '@stagedoor/shared/limits';
 import { fileTypeFromBuffer } from 'file-type';
 import sharp from 'sharp';
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
+import type { ImageUpload } from '../../plugins/multipart';
 import { newImageName } from './image-names';
 import { workQueue } from './image-work';
 import type { StoredImage } from './image-store';
@@ -20,7 +20,6 @@ const IMAGE_WORK_WAITING = 16;
 const imageWork = workQueue(IMAGE_WORK_AT_ONCE, IMAGE_WORK_WAITING);
 const MAX_OUTPUT_SIDE = 2560;
 
-/** An uploaded file, the form field it came in (so every error can name it) and the form's wording. */
 /**
  * The image rules in one place: JPEG or PNG by content (never by name or declared type), decoded and
  * re-encoded upright, bounded in pixels, without any metadata (EXIF, GPS, comments). The size limit is

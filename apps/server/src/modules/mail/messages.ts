@@ -100,7 +100,7 @@ const RENDER: { [Kind in MailKind]: (facts: MailFacts[Kind], links: MailLinks) =
             description: facts.eventName,
             date: new Date(facts.eventDate),
           },
-          { firstName: facts.creatorName, lastName: '', nickname: '', timeZone: 'UTC' },
+          { firstName: facts.creatorName, lastName: '' },
           eventUrl(links, facts),
         ),
       },
