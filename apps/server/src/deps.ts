@@ -4,7 +4,7 @@ import type { Database } from './db/database';
 import type { ImageStore } from './modules/images/image-store';
 import type { SendMail } from './modules/mail/transport';
 import type { CardPayments } from './modules/money/payments';
-import type { PlaceOrder } from './modules/orders/orders.repo';
+import type { PlaceOrder } from './modules/orders/order-lifecycle';
 
 /** What services need from the running server; routes pass `app.deps`. */
 export interface Deps {

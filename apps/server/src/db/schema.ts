@@ -128,8 +128,7 @@ export const events = pgTable(
     maxTickets: integer('max_tickets').notNull(),
     // How many tickets one account may hold (completed plus pending); null: maxTickets.
     maxPerBuyer: integer('max_per_buyer'),
-    // Only ever changed by the purchase's conditional UPDATE (orders.repo.ts takeTickets) and by the
-    // statement that gives an expired hold's tickets back (releaseTickets).
+    // Only ever changed by modules/events/stock.ts, in the transaction of the order change it serves.
     sold: integer('sold').notNull().default(0),
     date: timestamp('date', { withTimezone: true }).notNull(),
     isActive: boolean('is_active').notNull().default(true),
@@ -176,7 +175,7 @@ export const orders = pgTable(
     // What the keyed request asked for, so a key reused for another purchase is told apart from a retry.
     requestHash: text('request_hash'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    // A pending order's hold runs out at this instant (money/holds.ts expireOrder gives the tickets back).
+    // A pending order's hold runs out at this instant (order-lifecycle.ts expireOrder gives the tickets back).
     expiresAt: timestamp('expires_at', { withTimezone: true }),
     // The payment provider's checkout (Stripe Checkout Session) and the payment it took.
     checkoutSessionId: text('checkout_session_id'),

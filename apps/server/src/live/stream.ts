@@ -1,10 +1,11 @@
+import { eventState } from '@stagedoor/shared/event-state';
 import {
   ZEventRequest,
   ZStreamLayoutRequest,
   ZStreamRequest,
   type StreamEndReason,
 } from '@stagedoor/shared/live';
-import { queueLiveNow } from '../modules/mail/reminders';
+import { queueLiveNow } from '../modules/orders/reminders';
 import { ownedEvent, watchableEvent } from './access';
 import { streamRoom, type Live, type LiveSocket } from './context';
 import { LiveError, type SocketHandlers } from './handlers';
@@ -50,7 +51,7 @@ export function registerStreamHandlers(live: Live, socket: LiveSocket, handlers:
     'startStream',
     handlers.acked(ZStreamRequest, async ({ eventId }) => {
       const event = await ownedEvent(live.deps, account, eventId, ONLY_CREATOR_STARTS_MESSAGE);
-      if (!event.isActive) throw new LiveError('CONFLICT', INACTIVE_EVENT_MESSAGE);
+      if (!eventState(event, new Date()).streams) throw new LiveError('CONFLICT', INACTIVE_EVENT_MESSAGE);
       await leaveCurrentStream(live, socket, eventId);
       cancelGracePeriod(live, eventId);
       const previous = await live.registry.start(eventId, socket.id);

@@ -1,19 +1,6 @@
-import {
-  and,
-  asc,
-  count,
-  desc,
-  eq,
-  gt,
-  gte,
-  lte,
-  or,
-  sql,
-  sum,
-  type SQL,
-  type SQLWrapper,
-} from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, lte, or, sql, sum, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { Database } from '../../db/database';
+import { sellsAt } from './event-state';
 import { accounts, events, orders, type AccountRow, type EventRow } from '../../db/schema';
 
 export type EventCreatorRow = Pick<AccountRow, 'nickname' | 'firstName' | 'lastName' | 'timeZone'>;
@@ -31,7 +18,8 @@ type NewEvent = Pick<EventRow, 'creatorId' | EditableField>;
 
 export type EventChanges = Partial<Pick<EventRow, EditableField>>;
 
-const isUpcoming = () => and(eq(events.isActive, true), gt(events.date, sql`now()`));
+/** On sale by the database's clock, so that a cached answer does not depend on a request's. */
+const isUpcoming = () => sellsAt(sql`now()`);
 
 function selectWithCreator(db: Database) {
   return db

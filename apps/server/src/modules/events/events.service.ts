@@ -1,3 +1,4 @@
+import { eventState } from '@stagedoor/shared/event-state';
 import {
   EVENT_DATE_IN_PAST_MESSAGE,
   fromCents,
@@ -171,7 +172,7 @@ export async function updateEvent(
  * (400), fewer tickets than already sold (409 when it is the only problem).
  */
 function eventChanges(before: EventRow, input: UpdateEventRequest): EventChanges {
-  if (before.cancelledAt) throw new AppError('CONFLICT', EVENT_CANCELLED_MESSAGE);
+  if (eventState(before, new Date()).cancelled) throw new AppError('CONFLICT', EVENT_CANCELLED_MESSAGE);
   const changes: EventChanges = { isActive: input.isActive };
   const invalid: FieldErrors = {};
   const conflicts: FieldErrors = {};

@@ -19,7 +19,7 @@ import type { App } from '../../app';
 import { accounts, outbox, passwordResets } from '../../db/schema';
 import { renderMail } from './messages';
 import type { MailKind } from './outbox';
-import { runMail } from './reminders';
+import { runMail } from '../orders/reminders';
 import { mailLinks, sendDueMail } from './worker';
 
 const smtp = await startSmtpServer();

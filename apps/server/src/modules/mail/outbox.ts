@@ -1,4 +1,4 @@
-import { and, eq, lte, notExists, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Database } from '../../db/database';
 import { accounts, events, orders, outbox, type RefundReason } from '../../db/schema';
@@ -65,7 +65,7 @@ async function orderFacts(tx: Database, orderId: number) {
   return row;
 }
 
-function showFacts(
+export function showFacts(
   buyer: { firstName: string; timeZone: string },
   event: { id: number; name: string; date: Date },
 ): ShowFacts {
@@ -113,51 +113,4 @@ export async function queueRefundNotice(tx: Database, orderId: number, reason: R
     kind: 'refund',
     facts: { ...showFacts(buyer, event), orderId: order.id, totalCents: order.totalCents, reason },
   });
-}
-
-/**
- * One message of `kind` to every ticket holder of the event who has not turned reminders off, once per
- * show and buyer (the key), however often this runs: holders already sent it are not even read, so the
- * reminder job's frequent runs cost one query per show. `paidBefore`: only orders completed by then.
- */
-export async function queueToTicketHolders(
-  tx: Database,
-  eventId: number,
-  kind: 'reminder-24h' | 'reminder-1h' | 'live-now',
-  paidBefore?: Date,
-): Promise<void> {
-  const keyPrefix = `${kind}:event:${eventId}:account:`;
-  const holders = await tx
-    .selectDistinct({
-      accountId: accounts.id,
-      email: accounts.email,
-      firstName: accounts.firstName,
-      timeZone: accounts.timeZone,
-      event: { id: events.id, name: events.name, date: events.date },
-    })
-    .from(orders)
-    .innerJoin(accounts, eq(accounts.id, orders.accountId))
-    .innerJoin(events, eq(events.id, orders.eventId))
-    .where(
-      and(
-        eq(orders.eventId, eventId),
-        eq(orders.status, 'completed'),
-        eq(accounts.remindersEnabled, true),
-        paidBefore ? lte(orders.completedAt, paidBefore) : undefined,
-        notExists(
-          tx
-            .select({ id: outbox.id })
-            .from(outbox)
-            .where(eq(outbox.key, sql`${keyPrefix} || ${accounts.id}`)),
-        ),
-      ),
-    );
-  for (const holder of holders) {
-    await queueMail(tx, {
-      key: `${keyPrefix}${holder.accountId}`,
-      to: holder.email,
-      kind,
-      facts: { ...showFacts(holder, holder.event), accountId: holder.accountId },
-    });
-  }
 }

@@ -1,5 +1,6 @@
 import { fromCents } from '@stagedoor/shared/events';
-import { EVENT_DURATION_MINUTES, PENALTY_NOTICE_HOURS, type Cancellation } from '@stagedoor/shared/money';
+import { eventState } from '@stagedoor/shared/event-state';
+import { PENALTY_NOTICE_HOURS, type Cancellation } from '@stagedoor/shared/money';
 import { and, eq } from 'drizzle-orm';
 import type { Database } from '../../db/database';
 import {
@@ -14,8 +15,8 @@ import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
 import { assertOwner } from '../../policy';
 import { EVENT_NOT_FOUND_MESSAGE } from '../events/events.service';
-import { refundOrder } from './holds';
-import { penaltyOf, post } from './ledger';
+import { refundOrder } from '../orders/order-lifecycle';
+import { penaltyOf, post } from '../ledger/ledger';
 import { closeCheckouts, sendRefunds } from './settlement';
 
 const ALREADY_CANCELLED_MESSAGE = 'This event is already cancelled';
@@ -42,10 +43,9 @@ export async function cancelEvent(
   const { cancellation, openCheckouts } = await deps.db.transaction(async (tx) => {
     const event = await lockEvent(tx, eventId);
     assertOwner(account, event);
-    if (event.cancelledAt) throw new AppError('CONFLICT', ALREADY_CANCELLED_MESSAGE);
-    if (event.date.getTime() + EVENT_DURATION_MINUTES * 60_000 <= now.getTime()) {
-      throw new AppError('CONFLICT', ALREADY_ENDED_MESSAGE);
-    }
+    const state = eventState(event, now);
+    if (state.cancelled) throw new AppError('CONFLICT', ALREADY_CANCELLED_MESSAGE);
+    if (!state.cancellable) throw new AppError('CONFLICT', ALREADY_ENDED_MESSAGE);
     await tx
       .update(events)
       .set({ cancelledAt: now, isActive: false, updatedAt: now })

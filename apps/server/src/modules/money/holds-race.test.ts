@@ -6,7 +6,8 @@ import { createCreator, createEvent } from '../../../test/factories';
 import { createTestApp, sameDeploymentAs } from '../../../test/test-app';
 import type { App } from '../../app';
 import { accounts, events, orders } from '../../db/schema';
-import { completeOrder, expireOrder, releaseTickets } from './holds';
+import { giveBackTickets } from '../events/stock';
+import { expireOrder, payOrder } from '../orders/order-lifecycle';
 
 const MAX_TICKETS = 50;
 const BUYERS = 200;
@@ -31,7 +32,7 @@ const expireWithoutGuard: Expire = async (app, orderId) => {
   if (order?.status !== 'pending') return;
   await sleep(5);
   await app.deps.db.update(orders).set({ status: 'expired' }).where(eq(orders.id, orderId));
-  await releaseTickets(app.deps.db, order.eventId, order.quantity);
+  await giveBackTickets(app.deps.db, order.eventId, order.quantity);
 };
 
 /** Buyers straight into the database: the race is about tickets, not about hashing passwords. */
@@ -55,7 +56,7 @@ async function insertBuyers(count: number): Promise<number[]> {
 /**
  * 200 buyers each hold 1 ticket of a 50-ticket event, at once, across the instances. Every hold that got
  * tickets is then, still concurrently, settled twice, as the provider's notice and the settlement job
- * would: even buyers pay (completeOrder twice), odd buyers give up (expire twice), and a buyer turned
+ * would: even buyers pay (payOrder twice), odd buyers give up (expire twice), and a buyer turned
  * away tries again every 10 ms, up to RETRIES times, for the tickets the expiries give back.
  */
 async function race(expire: Expire) {
@@ -86,8 +87,7 @@ async function race(expire: Expire) {
       if (!placed) return;
       const settle =
         n % 2 === 0
-          ? () =>
-              completeOrder(app.deps.db, placed.order.id, { paymentId: `pi_${n}`, processorFeeCents: 0 }, now)
+          ? () => payOrder(app.deps.db, placed.order.id, { paymentId: `pi_${n}`, processorFeeCents: 0 }, now)
           : () => expire(app, placed.order.id);
       await Promise.all([settle(), settle()]);
     }),

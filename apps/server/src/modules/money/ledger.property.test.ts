@@ -7,7 +7,7 @@ import { createTestApp } from '../../../test/test-app';
 import { accounts, events, orders, payouts, type AccountRow, type EventRow } from '../../db/schema';
 import { AppError } from '../../errors';
 import { cancelEvent, refundEvent } from './cancellation';
-import { completeOrder, expireOrder } from './holds';
+import { expireOrder, payOrder } from '../orders/order-lifecycle';
 import { runSettlement } from './settlement';
 
 const app = await createTestApp();
@@ -140,7 +140,7 @@ async function apply(world: World, step: Action): Promise<void> {
       if (id === undefined) return;
       const [order] = await db.select().from(orders).where(eq(orders.id, id));
       if (!order) return;
-      await completeOrder(
+      await payOrder(
         db,
         id,
         { paymentId: `pi_${id}`, processorFeeCents: processorFee(order.totalCents) },

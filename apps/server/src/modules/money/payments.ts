@@ -1,4 +1,4 @@
-import type { Payment } from './holds';
+import type { Payment } from '../orders/order-lifecycle';
 
 /** What Stripe Checkout needs to take a pending order's payment. */
 export interface CheckoutRequest {

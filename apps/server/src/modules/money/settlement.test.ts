@@ -18,7 +18,7 @@ import { balanceIn, unbalancedTransactions } from '../../../test/ledger';
 import { createTestApp, sameDeploymentAs } from '../../../test/test-app';
 import type { App } from '../../app';
 import { payouts } from '../../db/schema';
-import { balanceOf, payoutOf, post } from './ledger';
+import { balanceOf, payoutOf, post } from '../ledger/ledger';
 import { expireHolds, payOut, releaseEarnings, runSettlement } from './settlement';
 
 const app = await createTestApp();

@@ -1,5 +1,4 @@
 import {
-  EVENT_DURATION_MINUTES,
   PAYOUT_DELAY_HOURS,
   RESERVE_HOLD_DAYS,
   RESERVE_UNTIL_COMPLETED_EVENTS,
@@ -17,13 +16,14 @@ import {
   type AccountRow,
 } from '../../db/schema';
 import type { Deps } from '../../deps';
-import { completeOrder, expireOrder } from './holds';
-import { balanceOf, payoutOf, payoutReversalOf, post, releaseOf, reserveReleaseOf } from './ledger';
+import { tookPlaceBy } from '../events/event-state';
+import { expireOrder, payOrder } from '../orders/order-lifecycle';
+import { balanceOf, payoutOf, payoutReversalOf, post, releaseOf, reserveReleaseOf } from '../ledger/ledger';
 import { PaymentRefusedError } from './payments';
 
 const MINUTE_MS = 60_000;
-/** An event's net becomes available this long after its start. */
-const PAYOUT_AFTER_START_MS = (EVENT_DURATION_MINUTES + PAYOUT_DELAY_HOURS * 60) * MINUTE_MS;
+/** An event's net becomes available this long after it took place (event-state's tookPlace). */
+const PAYOUT_DELAY_MS = PAYOUT_DELAY_HOURS * 60 * MINUTE_MS;
 const RESERVE_HOLD_MS = RESERVE_HOLD_DAYS * 24 * 60 * MINUTE_MS;
 /** How much one run takes on at each step; the rest waits for the next run. */
 const BATCH = 100;
@@ -58,7 +58,7 @@ export async function expireHolds(deps: SettlementDeps, now: Date): Promise<void
 
 /**
  * Pending orders whose checkout must end (hold ran out, event cancelled): closed at the provider first,
- * so one paid in the last second completes instead (and completeOrder refunds it if the tickets are
+ * so one paid in the last second completes instead (and payOrder refunds it if the tickets are
  * gone); the rest expire, their tickets back on sale. A provider error leaves the order for the next run.
  */
 export async function closeCheckouts(
@@ -72,7 +72,7 @@ export async function closeCheckouts(
         deps.payments && order.checkoutSessionId
           ? await deps.payments.expireCheckout(order.checkoutSessionId)
           : null;
-      if (payment) await completeOrder(deps.db, order.id, payment, now);
+      if (payment) await payOrder(deps.db, order.id, payment, now);
       else await expireOrder(deps.db, order.id);
     } catch (error) {
       deps.log.warn({ err: error, orderId: order.id }, 'could not close a checkout; retrying next run');
@@ -98,8 +98,7 @@ export async function releaseEarnings(db: Database, now: Date): Promise<void> {
     .from(events)
     .where(
       and(
-        lte(events.date, new Date(now.getTime() - PAYOUT_AFTER_START_MS)),
-        isNull(events.cancelledAt),
+        tookPlaceBy(new Date(now.getTime() - PAYOUT_DELAY_MS)),
         gt(events.sold, 0),
         sql`not exists (select 1 from ${ledgerTransactions} where ${ledgerTransactions.key} = ${releaseKey})`,
       ),
@@ -121,14 +120,7 @@ async function completedEventsOf(tx: Database, creatorId: number, now: Date): Pr
   const [row] = await tx
     .select({ total: count() })
     .from(events)
-    .where(
-      and(
-        eq(events.creatorId, creatorId),
-        isNull(events.cancelledAt),
-        gt(events.sold, 0),
-        lte(events.date, new Date(now.getTime() - EVENT_DURATION_MINUTES * MINUTE_MS)),
-      ),
-    );
+    .where(and(eq(events.creatorId, creatorId), tookPlaceBy(now), gt(events.sold, 0)));
   return row?.total ?? 0;
 }
 

@@ -1,7 +1,7 @@
 import Stripe from 'stripe';
 import type { StripeConfig } from '../../config';
 import { AppError } from '../../errors';
-import type { Payment } from './holds';
+import type { Payment } from '../orders/order-lifecycle';
 import { PaymentRefusedError, type CardPayments, type CheckoutRequest } from './payments';
 
 /**

@@ -5,7 +5,7 @@ import type Stripe from 'stripe';
 import { z } from 'zod';
 import { accounts, stripeEvents } from '../../db/schema';
 import type { Deps } from '../../deps';
-import { completeOrder, expireOrder } from './holds';
+import { expireOrder, payOrder } from '../orders/order-lifecycle';
 import type { CardPayments } from './payments';
 import { createStripeWebhooks, paymentIntentIdOf, type StripeWebhooks } from './stripe-payments';
 import { ID_MAX } from '@stagedoor/shared/limits';
@@ -84,7 +84,7 @@ async function applyStripeEvent(
 
 /**
  * The fan paid: the order completes with the fee Stripe kept. A payment that arrives after the hold
- * ran out takes the tickets again, or is refunded when they are gone (completeOrder).
+ * ran out takes the tickets again, or is refunded when they are gone (payOrder).
  */
 async function checkoutPaid(
   deps: WebhookDeps,
@@ -98,7 +98,7 @@ async function checkoutPaid(
     deps.log.warn({ sessionId: session.id }, 'a paid Stripe checkout names no order of ours; ignored');
     return;
   }
-  const order = await completeOrder(deps.db, orderId, await stripe.paymentOf(paymentIntentId), now);
+  const order = await payOrder(deps.db, orderId, await stripe.paymentOf(paymentIntentId), now);
   if (!order)
     deps.log.warn({ sessionId: session.id, orderId }, 'a paid Stripe checkout names an unknown order');
   else if (order.refundReason === 'late_payment') {

@@ -1,10 +1,8 @@
-import { and, count, desc, eq, gt, inArray, isNull, lte, min, ne, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, min, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Database } from '../../db/database';
+import type { OrderStatus } from '@stagedoor/shared/orders';
 import { accounts, events, orders, type EventRow, type OrderRow } from '../../db/schema';
-import { queueReceiptOf } from '../mail/outbox';
-import { maxPerBuyerSql } from '../events/per-buyer';
-import { feeBpsOf, post, saleOf } from '../money/ledger';
 
 export type OrderedEvent = Pick<EventRow, 'id' | 'name' | 'image' | 'date'>;
 
@@ -14,7 +12,7 @@ export interface OrderWithEvent {
   event: OrderedEvent;
 }
 
-interface Purchase {
+export interface Purchase {
   accountId: number;
   eventId: number;
   quantity: number;
@@ -32,44 +30,8 @@ const HOLDING_STATUSES = ['pending', 'completed'] as const;
 
 const orderedEvent = { id: events.id, name: events.name, image: events.image, date: events.date };
 
-/**
- * The stock step, and the only statement that ever adds to `sold`: takes `quantity` tickets in ONE
- * conditional UPDATE, which matches only while the event is on sale (active, not cancelled, not
- * started), has that many left, is not the buyer's own, is still at the price the order was written
- * at, and the buyer's tickets (counting the order this transaction just wrote) stay within its
- * per-buyer limit. PostgreSQL locks the row and re-checks the condition against the latest committed
- * `sold`, so concurrent purchases (on any number of server instances) can never sell more than
- * `max_tickets`. The per-buyer sum is read by a subquery: placeOrder holds the buyer's account lock, so
- * no other purchase of theirs can change it meanwhile. False when nothing was taken.
- */
-async function takeTickets(
-  tx: Database,
-  purchase: Pick<Purchase, 'accountId' | 'eventId' | 'quantity'>,
-  priceCents: number,
-  now: Date,
-): Promise<boolean> {
-  const { accountId, eventId, quantity } = purchase;
-  const taken = await tx
-    .update(events)
-    .set({ sold: sql`${events.sold} + ${quantity}` })
-    .where(
-      and(
-        eq(events.id, eventId),
-        eq(events.isActive, true),
-        isNull(events.cancelledAt),
-        gt(events.date, now),
-        ne(events.creatorId, accountId),
-        lte(sql`${events.sold} + ${quantity}`, events.maxTickets),
-        eq(events.priceCents, priceCents),
-        lte(ticketsHeldBy(accountId, eventId), maxPerBuyerSql),
-      ),
-    )
-    .returning({ id: events.id });
-  return taken.length > 0;
-}
-
 /** The tickets an account holds for an event: completed plus pending orders. */
-function ticketsHeldBy(accountId: number, eventId: number): SQL<number> {
+export function ticketsHeldBy(accountId: number, eventId: number): SQL<number> {
   return sql<number>`(select coalesce(sum(${orders.quantity}), 0) from ${orders} where ${and(
     eq(orders.accountId, accountId),
     eq(orders.eventId, eventId),
@@ -94,7 +56,7 @@ const creatorEvents = alias(events, 'creator_event');
  * checkouts it reads stay true) and reads, in the same statement, everything the order, its sale and
  * its receipt need: the buyer, the event as it stands, its creator and the creator's first event.
  */
-async function lockBuyerAndReadEvent(tx: Database, purchase: Pick<Purchase, 'accountId' | 'eventId'>) {
+export async function lockBuyerAndReadEvent(tx: Database, purchase: Pick<Purchase, 'accountId' | 'eventId'>) {
   const firstEventOf = tx
     .select({ id: min(creatorEvents.id) })
     .from(creatorEvents)
@@ -118,60 +80,49 @@ async function lockBuyerAndReadEvent(tx: Database, purchase: Pick<Purchase, 'acc
   return facts ?? null;
 }
 
-/** Thrown to roll the purchase's transaction back when the stock step took nothing. */
-class NothingTaken extends Error {}
-
-/**
- * The money and stock path in one transaction: the order, its sale and its receipt are written first,
- * at the event's price as read, and the stock step comes last, so the event's row (which every buyer
- * of a drop waits for) stays locked only from that statement to the commit. When the stock step takes
- * nothing, everything is rolled back and the answer is null. `holdUntil` null: the order completes at
- * once (no payment to wait for) and its sale enters the ledger; a date: the order is pending, its
- * tickets held until then.
- */
-export async function placeOrder(
-  db: Database,
-  purchase: Purchase,
-  { now, holdUntil }: { now: Date; holdUntil: Date | null },
-): Promise<OrderWithEvent | null> {
-  try {
-    return await db.transaction(async (tx) => {
-      const facts = await lockBuyerAndReadEvent(tx, purchase);
-      if (!facts) return null;
-      const { event } = facts;
-      if (purchase.unitPriceCents !== null && purchase.unitPriceCents !== event.priceCents) return null;
-      if (holdUntil && (await openCheckoutsOf(tx, purchase.accountId)) >= MAX_OPEN_CHECKOUTS) return null;
-      const totalCents = event.priceCents * purchase.quantity;
-      // Free tickets have nothing to pay for: they complete at once, whatever the provider.
-      const heldUntil = totalCents > 0 ? holdUntil : null;
-      const [order] = await tx
-        .insert(orders)
-        .values({
-          ...purchase,
-          unitPriceCents: event.priceCents,
-          totalCents,
-          status: heldUntil ? 'pending' : 'completed',
-          createdAt: now,
-          expiresAt: heldUntil,
-          completedAt: heldUntil ? null : now,
-        })
-        .returning();
-      if (!order) throw new Error('insert into orders returned no row');
-      if (!heldUntil) {
-        await post(tx, saleOf(order, event.creatorId, feeBpsOf(facts.creator, event.id), now));
-        await queueReceiptOf(tx, { ...facts, order });
-      }
-      if (!(await takeTickets(tx, purchase, event.priceCents, now))) throw new NothingTaken();
-      return { order, event };
-    });
-  } catch (error) {
-    if (error instanceof NothingTaken) return null;
-    throw error;
-  }
+/** A new order row, in the caller's transaction (order-lifecycle.ts placeOrder). */
+export async function insertOrder(tx: Database, values: typeof orders.$inferInsert): Promise<OrderRow> {
+  const [order] = await tx.insert(orders).values(values).returning();
+  if (!order) throw new Error('insert into orders returned no row');
+  return order;
 }
 
-/** How the purchase records an order; tests may swap in another (see TestSeams in app.ts). */
-export type PlaceOrder = typeof placeOrder;
+/** The order, locked until the caller's transaction ends: its status cannot change meanwhile. */
+export async function lockOrder(tx: Database, orderId: number): Promise<OrderRow | null> {
+  const [order] = await tx.select().from(orders).where(eq(orders.id, orderId)).for('update');
+  return order ?? null;
+}
+
+/**
+ * The order moved to another status, only from one of `from`: a status it left meanwhile changes
+ * nothing (null), so concurrent moves of one order apply once. Only order-lifecycle.ts calls this.
+ */
+export async function moveOrder(
+  tx: Database,
+  orderId: number,
+  from: readonly OrderStatus[],
+  changes: Partial<OrderRow> & { status: OrderStatus },
+): Promise<OrderRow | null> {
+  const [order] = await tx
+    .update(orders)
+    .set(changes)
+    .where(and(eq(orders.id, orderId), inArray(orders.status, [...from])))
+    .returning();
+  return order ?? null;
+}
+
+/** The creator of an order's event, as the sale's and the refund's movements name them. */
+export async function creatorOfEvent(
+  tx: Database,
+  eventId: number,
+): Promise<{ id: number; creatorId: number }> {
+  const [event] = await tx
+    .select({ id: events.id, creatorId: events.creatorId })
+    .from(events)
+    .where(eq(events.id, eventId));
+  if (!event) throw new Error(`event ${eventId} not found`);
+  return event;
+}
 
 export async function findOrderByIdempotencyKey(
   db: Database,

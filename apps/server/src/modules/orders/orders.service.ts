@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { fromCents, toCents } from '@stagedoor/shared/events';
+import { eventState } from '@stagedoor/shared/event-state';
 import { formatDollars } from '@stagedoor/shared/money';
 import type { CreateOrderRequest, Order, OrderListQuery, OrderSummary } from '@stagedoor/shared/orders';
 import { violatedUniqueIndex } from '../../db/database';
@@ -9,7 +10,6 @@ import { AppError } from '../../errors';
 import { isCreatorOf } from '../../policy';
 import { EVENT_CANCELLED_MESSAGE, EVENT_NOT_FOUND_MESSAGE, findEvent } from '../events/events.service';
 import { maxPerBuyerOf } from '../events/per-buyer';
-import { expireOrder } from '../money/holds';
 import {
   findOrderById,
   findOrderByIdempotencyKey,
@@ -21,9 +21,13 @@ import {
   ticketsHeldOf,
   type OrderWithEvent,
 } from './orders.repo';
+import { expireOrder } from './order-lifecycle';
 
-const NOT_ON_SALE_MESSAGE = 'This event is not on sale';
-const ALREADY_STARTED_MESSAGE = 'This event has already started';
+const NOT_SELLING_MESSAGES = {
+  cancelled: EVENT_CANCELLED_MESSAGE,
+  inactive: 'This event is not on sale',
+  started: 'This event has already started',
+} as const;
 const KEY_REUSED_MESSAGE = 'This Idempotency-Key was already used for another purchase';
 const OWN_EVENT_MESSAGE = 'You cannot buy tickets to your own event';
 const ORDER_NOT_FOUND_MESSAGE = 'Order not found';
@@ -161,9 +165,8 @@ async function whyNotSold(
   const event = await findEvent(deps, input.eventId);
   if (!event) return new AppError('NOT_FOUND', EVENT_NOT_FOUND_MESSAGE);
   if (isCreatorOf(account, event)) return new AppError('FORBIDDEN', OWN_EVENT_MESSAGE);
-  if (event.cancelledAt) return new AppError('CONFLICT', EVENT_CANCELLED_MESSAGE);
-  if (!event.isActive) return new AppError('CONFLICT', NOT_ON_SALE_MESSAGE);
-  if (event.date.getTime() <= Date.now()) return new AppError('CONFLICT', ALREADY_STARTED_MESSAGE);
+  const { notSelling } = eventState(event, new Date());
+  if (notSelling) return new AppError('CONFLICT', NOT_SELLING_MESSAGES[notSelling]);
   if (input.unitPrice !== undefined && toCents(input.unitPrice) !== event.priceCents) {
     const message = priceChangedMessage(event.priceCents);
     return new AppError('CONFLICT', message, { unitPrice: message });

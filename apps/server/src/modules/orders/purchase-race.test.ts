@@ -7,7 +7,7 @@ import { createCreator, createEvent, createUser } from '../../../test/factories'
 import { createTestApp, sameDeploymentAs } from '../../../test/test-app';
 import type { App, TestSeams } from '../../app';
 import { events, orders } from '../../db/schema';
-import type { PlaceOrder } from './orders.repo';
+import type { PlaceOrder } from './order-lifecycle';
 
 const MAX_TICKETS = 50;
 // 20 buyers making 10 purchases each: 200 requests in flight at once, one ticket each.

@@ -5,14 +5,14 @@ import { Badge } from '../../../components/ui/badge';
 import { ButtonAnchor, ButtonLink } from '../../../components/ui/button';
 import { paths } from '../../../config/paths';
 import { calendarFileUrl, googleCalendarUrl } from '../lib/calendar';
-import type { ShowPhase } from '../lib/show-time';
+import type { EventPhase } from '@stagedoor/shared/event-state';
 import { Countdown } from './countdown';
 
 type YourTicketsProps = {
   event: Event;
   /** Tickets the signed-in account holds (more than 0). */
   count: number;
-  phase: ShowPhase;
+  phase: EventPhase;
   now: number;
   isLive: boolean;
   /** The event page's absolute URL, for the calendar entry. */

@@ -1,6 +1,6 @@
 import type { Event } from '@stagedoor/shared/events';
 import { BRAND_NAME } from '../../../config/site';
-import { SHOW_DURATION_MS } from './show-time';
+import { EVENT_DURATION_MS } from '@stagedoor/shared/event-state';
 
 /** GET /api/events/{id}/calendar.ics: the show as a calendar file, for any calendar app. */
 export function calendarFileUrl(eventId: number): string {
@@ -23,7 +23,7 @@ export function googleCalendarUrl(event: Event, pageUrl: string): string {
   const start = Date.parse(event.date);
   const { firstName, lastName } = event.creator;
   const details = `${event.description}\n\nLive on ${BRAND_NAME} with ${firstName} ${lastName}: ${pageUrl}`;
-  const dates = `${calendarInstant(start)}/${calendarInstant(start + SHOW_DURATION_MS)}`;
+  const dates = `${calendarInstant(start)}/${calendarInstant(start + EVENT_DURATION_MS)}`;
   return (
     'https://calendar.google.com/calendar/render?action=TEMPLATE' +
     `&text=${encodeURIComponent(event.name)}&dates=${dates}` +

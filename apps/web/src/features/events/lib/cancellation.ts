@@ -1,19 +1,15 @@
 import { fromCents, toCents, type Event } from '@stagedoor/shared/events';
-import {
-  CANCELLATION_PENALTY_BPS,
-  EVENT_DURATION_MINUTES,
-  PENALTY_NOTICE_HOURS,
-  shareOf,
-} from '@stagedoor/shared/money';
+import { eventState } from '@stagedoor/shared/event-state';
+import { CANCELLATION_PENALTY_BPS, PENALTY_NOTICE_HOURS, shareOf } from '@stagedoor/shared/money';
 
 const MINUTE_MS = 60_000;
 
 /** What a cancelled event says where its tickets were sold. */
 export const EVENT_CANCELLED_TEXT = 'This event was cancelled. Every buyer has been refunded.';
 
-/** An event can be cancelled once, until it ends (EVENT_DURATION_MINUTES after its start). */
+/** An event can be cancelled once, until it ends. */
 export function canCancel(event: Event, now = Date.now()): boolean {
-  return event.cancelledAt === null && Date.parse(event.date) + EVENT_DURATION_MINUTES * MINUTE_MS > now;
+  return eventState(event, now).cancellable;
 }
 
 /** Cancelled less than PENALTY_NOTICE_HOURS before its start (or after it), the creator pays the penalty. */

@@ -1,12 +1,9 @@
-import { EVENT_DURATION_MINUTES } from '@stagedoor/shared/money';
+import { EVENT_DURATION_MS } from '@stagedoor/shared/event-state';
 
 const SECOND_MS = 1000;
 const MINUTE_MS = 60 * SECOND_MS;
 const HOUR_MS = 60 * MINUTE_MS;
 const DAY_MS = 24 * HOUR_MS;
-
-/** Every show lasts the spec's 90 minutes (the `.ics` and the settlement count the same). */
-export const SHOW_DURATION_MS = EVENT_DURATION_MINUTES * MINUTE_MS;
 
 /**
  * How long before its start the event page starts asking whether the show is on: creators often open
@@ -23,19 +20,10 @@ export const EVENT_ENDED_TEXT = 'This event has ended.';
 /** ...and while it is on: the server sells tickets only until the start ("This event has already started"). */
 export const SALES_CLOSED_TEXT = 'Ticket sales closed when the show started.';
 
-/** Before the start, between start and end, after the end (date + 90 minutes). */
-export type ShowPhase = 'upcoming' | 'on' | 'ended';
-
-export function showPhase(date: string, now: number): ShowPhase {
-  const start = Date.parse(date);
-  if (now < start) return 'upcoming';
-  return now < start + SHOW_DURATION_MS ? 'on' : 'ended';
-}
-
 /** From LIVE_CHECK_LEAD_MS before the start to the end: when the show can be live. */
 export function isAroundShow(date: string, now: number): boolean {
   const start = Date.parse(date);
-  return now >= start - LIVE_CHECK_LEAD_MS && now < start + SHOW_DURATION_MS;
+  return now >= start - LIVE_CHECK_LEAD_MS && now < start + EVENT_DURATION_MS;
 }
 
 type Countdown = { days: number; hours: number; minutes: number; seconds: number };

@@ -1,3 +1,4 @@
+import { phaseOf } from '@stagedoor/shared/event-state';
 import type { Event } from '@stagedoor/shared/events';
 import { imageUrls } from '@stagedoor/shared/images';
 import { CalendarDays, Globe, Ticket } from 'lucide-react';
@@ -24,7 +25,7 @@ import { useTicketsHeld } from '../api/orders';
 import { ShareButton } from '../components/share-button';
 import { YourTickets } from '../components/your-tickets';
 import { EVENT_CANCELLED_TEXT } from '../lib/cancellation';
-import { EVENT_ENDED_TEXT, isAroundShow, SALES_CLOSED_TEXT, showPhase } from '../lib/show-time';
+import { EVENT_ENDED_TEXT, isAroundShow, SALES_CLOSED_TEXT } from '../lib/show-time';
 
 export function EventDetailsRoute() {
   const { id = '' } = useParams();
@@ -61,7 +62,7 @@ function EventDetails({ event, isRefreshing }: { event: Event; isRefreshing: boo
   const isCancelled = event.cancelledAt !== null;
   const timeZone = useTimeZone();
   const now = useNow();
-  const phase = showPhase(event.date, now);
+  const phase = phaseOf(event.date, now);
   const tickets = useTicketsHeld(user?.id ?? null, event.id);
   const ticketCount = isCancelled ? 0 : (tickets.data ?? 0);
   const isLive = useIsLive(event.id, ticketCount > 0 && isAroundShow(event.date, now));

@@ -1,0 +1,90 @@
+import { and, eq, lte, notExists, sql } from 'drizzle-orm';
+import type { Database } from '../../db/database';
+import { accounts, events, orders, outbox } from '../../db/schema';
+import type { Deps } from '../../deps';
+import { sellsAt } from '../events/event-state';
+import { queueMail, showFacts } from '../mail/outbox';
+import { sendDueMail } from '../mail/worker';
+
+const HOUR_MS = 3_600_000;
+
+/** The mail job: queue the reminders that are due, then send what is queued. */
+export async function runMail(
+  deps: Pick<Deps, 'db' | 'config' | 'log' | 'sendMail'>,
+  now: Date,
+): Promise<number> {
+  await queueDueReminders(deps.db, now);
+  return sendDueMail(deps, now);
+}
+
+/**
+ * Reminders of the shows starting within 24 hours: the day-before one while more than an hour is left,
+ * the hour-before one after that, each to the buyers who had paid by the time it was due (a fan who buys
+ * an hour before the show has just had a receipt). Each is queued once per show and buyer.
+ */
+async function queueDueReminders(db: Database, now: Date): Promise<void> {
+  const soon = await db
+    .select({ id: events.id, date: events.date })
+    .from(events)
+    .where(and(sellsAt(now), lte(events.date, new Date(now.getTime() + 24 * HOUR_MS))));
+  for (const event of soon) {
+    const hourBefore = new Date(event.date.getTime() - HOUR_MS);
+    await db.transaction((tx) =>
+      now < hourBefore
+        ? queueToTicketHolders(tx, event.id, 'reminder-24h', new Date(event.date.getTime() - 24 * HOUR_MS))
+        : queueToTicketHolders(tx, event.id, 'reminder-1h', hourBefore),
+    );
+  }
+}
+
+/** "Live now" to the event's ticket holders, once per show and buyer, when its stream starts. */
+export async function queueLiveNow(db: Database, eventId: number): Promise<void> {
+  await db.transaction((tx) => queueToTicketHolders(tx, eventId, 'live-now'));
+}
+
+/**
+ * One message of `kind` to every ticket holder of the event who has not turned reminders off, once per
+ * show and buyer (the key), however often this runs: holders already sent it are not even read, so the
+ * reminder job's frequent runs cost one query per show. `paidBefore`: only orders completed by then.
+ */
+async function queueToTicketHolders(
+  tx: Database,
+  eventId: number,
+  kind: 'reminder-24h' | 'reminder-1h' | 'live-now',
+  paidBefore?: Date,
+): Promise<void> {
+  const keyPrefix = `${kind}:event:${eventId}:account:`;
+  const holders = await tx
+    .selectDistinct({
+      accountId: accounts.id,
+      email: accounts.email,
+      firstName: accounts.firstName,
+      timeZone: accounts.timeZone,
+      event: { id: events.id, name: events.name, date: events.date },
+    })
+    .from(orders)
+    .innerJoin(accounts, eq(accounts.id, orders.accountId))
+    .innerJoin(events, eq(events.id, orders.eventId))
+    .where(
+      and(
+        eq(orders.eventId, eventId),
+        eq(orders.status, 'completed'),
+        eq(accounts.remindersEnabled, true),
+        paidBefore ? lte(orders.completedAt, paidBefore) : undefined,
+        notExists(
+          tx
+            .select({ id: outbox.id })
+            .from(outbox)
+            .where(eq(outbox.key, sql`${keyPrefix} || ${accounts.id}`)),
+        ),
+      ),
+    );
+  for (const holder of holders) {
+    await queueMail(tx, {
+      key: `${keyPrefix}${holder.accountId}`,
+      to: holder.email,
+      kind,
+      facts: { ...showFacts(holder, holder.event), accountId: holder.accountId },
+    });
+  }
+}
