@@ -1,7 +1,8 @@
 import autocannon from 'autocannon';
 import type { Running } from './processes';
 
-export const CONNECTIONS = 50;
+/** The catalogue reads' connections; the drop has its own (DROP_IN_FLIGHT, in seed.ts). */
+export const READ_CONNECTIONS = 50;
 const READ_SECONDS = 10;
 const WARM_UP_SECONDS = 2;
 
@@ -14,11 +15,11 @@ export interface ReadFigures {
   cpuMicrosPerAnswer: number;
 }
 
-/** GETs `url` of `server` from 50 connections for 10 s (after a 2 s warm-up nobody counts). */
+/** GETs `url` of `server` from READ_CONNECTIONS connections for 10 s (after a 2 s warm-up nobody counts). */
 export async function readLoad(server: Running, url: string): Promise<ReadFigures> {
-  await autocannon({ url, connections: CONNECTIONS, duration: WARM_UP_SECONDS });
+  await autocannon({ url, connections: READ_CONNECTIONS, duration: WARM_UP_SECONDS });
   const cpuBefore = server.cpuMicros();
-  const result = await autocannon({ url, connections: CONNECTIONS, duration: READ_SECONDS });
+  const result = await autocannon({ url, connections: READ_CONNECTIONS, duration: READ_SECONDS });
   return {
     requestsPerSecond: Math.round(result.requests.average),
     p50ms: result.latency.p50,
@@ -33,22 +34,26 @@ export interface DropFigures {
   ordersPerSecond: number;
   created: number;
   refused: number;
+  /** 5xx answers, and requests that failed or got no answer (autocannon's errors, timeouts included). */
   otherErrors: number;
+  /** Of otherErrors, the requests left unanswered past autocannon's timeout (10 s). */
+  timeouts: number;
   p99ms: number;
   /** The server's CPU time per order sold (the database's, for PostgreSQL, is not counted). */
   cpuMicrosPerOrder: number;
 }
 
 /**
- * A ticket drop: 50 buyers, one per connection, each buying one ticket per request, until `requests`
- * purchases were sent (more than the stock, so the drop ends sold out and the rest are refused).
+ * A ticket drop: `connections` buyers, one per connection (so `connections` purchases in flight), each
+ * buying one ticket per request, until `requests` purchases were sent (more than the stock, so the drop
+ * ends sold out and the rest are refused).
  */
 export async function dropLoad(
   server: Running,
   url: string,
   body: unknown,
   headersOfBuyer: (connection: number) => Record<string, string>,
-  requests: number,
+  { requests, connections }: { requests: number; connections: number },
 ): Promise<DropFigures> {
   let connection = 0;
   const cpuBefore = server.cpuMicros();
@@ -57,7 +62,7 @@ export async function dropLoad(
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
-    connections: CONNECTIONS,
+    connections,
     amount: requests,
     setupClient: (client) => {
       client.setHeaders({ 'content-type': 'application/json', ...headersOfBuyer(connection) });
@@ -69,7 +74,9 @@ export async function dropLoad(
     ordersPerSecond: Math.round(created / result.duration),
     created,
     refused: result['4xx'],
-    otherErrors: result['5xx'] + result.errors + result.timeouts,
+    // autocannon counts a timeout among its errors too.
+    otherErrors: result['5xx'] + result.errors,
+    timeouts: result.timeouts,
     p99ms: result.latency.p99,
     cpuMicrosPerOrder: Math.round((server.cpuMicros() - cpuBefore) / Math.max(created, 1)),
   };

@@ -1,12 +1,18 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { isRunning, terminate } from '../test/child-process';
+import { isRunning } from '../test/child-process';
 
 const READY_TIMEOUT_MS = 60_000;
+/**
+ * How long a server may take to exit on SIGTERM: Stagedoor finishes its requests (SHUTDOWN_TIMEOUT_MS,
+ * 10 s by default) and, run with --cpu-prof, writes its profile on the way out. Past it, SIGKILL.
+ */
+const STOP_TIMEOUT_MS = 30_000;
 
 export interface Running {
   /** CPU time (user and system) the process has used so far, in microseconds. */
   cpuMicros(): number;
+  /** SIGTERM, and resolves once the process has exited (a Node process writes its --cpu-prof then). */
   stop(): Promise<void>;
 }
 
@@ -54,9 +60,30 @@ export async function startProcess(
   });
   const { pid } = child;
   if (pid === undefined) throw new Error(`${name} has no pid`);
-  return { cpuMicros: () => cpuMicrosOf(pid), stop: () => stopProcess(child) };
+  let stopping: Promise<void> | undefined;
+  return {
+    cpuMicros: () => cpuMicrosOf(pid),
+    stop: () => (stopping ??= stopProcess(name, child)),
+  };
 }
 
-async function stopProcess(child: ChildProcess): Promise<void> {
-  if (isRunning(child)) await terminate(child);
+/** Asks the process to exit (SIGTERM, which Stagedoor's shutdown answers) and waits until it has. */
+async function stopProcess(name: string, child: ChildProcess): Promise<void> {
+  if (!isRunning(child)) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  let timer: NodeJS.Timeout | undefined;
+  const tooLong = new Promise<'too long'>((resolve) => {
+    timer = setTimeout(() => resolve('too long'), STOP_TIMEOUT_MS);
+  });
+  try {
+    if ((await Promise.race([exited, tooLong])) === 'too long') {
+      console.warn(`${name} did not exit within ${STOP_TIMEOUT_MS / 1000} s of SIGTERM: killed`);
+      child.kill('SIGKILL');
+      await exited;
+    }
+  } finally {
+    clearTimeout(timer);
+  }
+  if (child.exitCode !== 0) console.warn(`${name} exited with ${child.exitCode ?? child.signalCode}`);
 }

@@ -2,8 +2,15 @@
 // measured in the same run on the same machine, written to BENCHMARKS.md. Figures, not pass/fail: the
 // machines are shared and noisy. The load comes from this process; Stagedoor and the bare server each
 // run in their own.
+//
+// For a quicker look at one part (the report is then only printed, BENCHMARKS.md left as it is):
+//   BENCH_ONLY=drop            only the parts named (comma-separated: reads, drop, first-load)
+//   BENCH_ENGINES=PostgreSQL   only the engines named (comma-separated: PGlite, PostgreSQL)
+//   BENCH_PROFILE=1            Stagedoor's process runs with --cpu-prof; where the .cpuprofile went is printed
+// e.g. `BENCH_ONLY=drop BENCH_ENGINES=PGlite BENCH_PROFILE=1 npx tsx bench/run.ts` in apps/server, after
+// `npm run build` (the bench runs the production bundle, dist/server.js).
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,13 +23,27 @@ import { signAccessToken } from '../src/modules/accounts/tokens';
 import { freePort } from '../test/free-port';
 import { startPostgresServer } from '../test/postgres-server';
 import { measureFirstLoad } from '../../web/bench/first-load';
-import { dropLoad, readLoad, type DropFigures, type ReadFigures } from './load';
-import { startProcess } from './processes';
-import { writeReport, type EngineFigures, type FirstLoadFigures } from './report';
-import { CROWD_ENV, seed, STOCK, type Seeded } from './seed';
+import { dropLoad, readLoad, type DropFigures } from './load';
+import { startProcess, type Running } from './processes';
+import { writeReport, type Engine, type EngineFigures, type FirstLoadFigures } from './report';
+import { CROWD_ENV, DROP_ATTEMPTS, DROP_IN_FLIGHT, seed, type Seeded } from './seed';
 
 const serverRoot = fileURLToPath(new URL('..', import.meta.url));
-const EXTRA_PURCHASES = 500;
+
+const PARTS = ['reads', 'drop', 'first-load'] as const;
+type Part = (typeof PARTS)[number];
+const ENGINES = ['PGlite', 'PostgreSQL'] as const;
+
+/** The names a comma-separated variable lists, each one of `allowed` (case aside); all of them when unset. */
+function listed<T extends string>(variable: string, allowed: readonly T[]): T[] {
+  const value = process.env[variable]?.trim();
+  if (!value) return [...allowed];
+  return value.split(',').map((name) => {
+    const known = allowed.find((candidate) => candidate.toLowerCase() === name.trim().toLowerCase());
+    if (!known) throw new Error(`${variable}: ${name.trim()} is none of ${allowed.join(', ')}`);
+    return known;
+  });
+}
 
 /** A database as the server's environment names it, and as the server opens it. */
 interface BenchDatabase {
@@ -80,7 +101,13 @@ async function soldAfterDrop(config: DatabaseConfig, eventId: number) {
   }
 }
 
-async function benchEngine(engine: 'PGlite' | 'PostgreSQL'): Promise<EngineFigures> {
+interface EngineRun {
+  parts: ReadonlySet<Part>;
+  /** Set (BENCH_PROFILE): Stagedoor's process writes a CPU profile of its whole life in this directory. */
+  profileDir: string | undefined;
+}
+
+async function benchEngine(engine: Engine, { parts, profileDir }: EngineRun): Promise<EngineFigures> {
   console.info(`\n${engine}: seeding`);
   const databases = engine === 'PGlite' ? await pgliteDatabases() : await postgresDatabases();
   try {
@@ -95,10 +122,14 @@ async function benchEngine(engine: 'PGlite' | 'PostgreSQL'): Promise<EngineFigur
 
     const appPort = await freePort();
     const app = `http://127.0.0.1:${appPort}`;
+    if (profileDir) await mkdir(profileDir, { recursive: true });
     const server = await startProcess(
       'Stagedoor',
       process.execPath,
-      [path.join(serverRoot, 'dist/server.js')],
+      [
+        ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
+        path.join(serverRoot, 'dist/server.js'),
+      ],
       {
         ...databases.app.env,
         NODE_ENV: 'production',
@@ -111,75 +142,94 @@ async function benchEngine(engine: 'PGlite' | 'PostgreSQL'): Promise<EngineFigur
       },
       /is running at/,
     );
-    let bare: Awaited<ReturnType<typeof startProcess>> | undefined;
+    let bare: Running | undefined;
+    const bytesFile = path.join(tmpdir(), `stagedoor-bench-bytes-${appPort}.json`);
     try {
       const listUrl = `${app}/api/events`;
       const eventUrl = `${app}/api/events/${seeded.catalogueEventId}`;
-      const bytes = {
-        list: await (await fetch(listUrl)).text(),
-        event: await (await fetch(eventUrl)).text(),
-      };
-      const bytesFile = path.join(tmpdir(), `stagedoor-bench-bytes-${appPort}.json`);
-      await writeFile(bytesFile, JSON.stringify(bytes));
+      const bytes = parts.has('reads')
+        ? { list: await (await fetch(listUrl)).text(), event: await (await fetch(eventUrl)).text() }
+        : undefined;
+      if (bytes) await writeFile(bytesFile, JSON.stringify(bytes));
       const barePort = await freePort();
       const bareBase = `http://127.0.0.1:${barePort}`;
       bare = await startProcess(
         'bare server',
         process.execPath,
         ['--import', 'tsx', path.join(serverRoot, 'bench/bare.ts')],
-        { ...databases.bare.env, PORT: String(barePort), BYTES_FILE: bytesFile },
+        { ...databases.bare.env, PORT: String(barePort), ...(bytes ? { BYTES_FILE: bytesFile } : {}) },
         /ready/,
       );
 
-      const reads: Record<'list' | 'event', { app: ReadFigures; bare: ReadFigures; bytes: number }> = {
-        list: {
-          bare: await readLoad(bare, `${bareBase}/bytes/list`),
-          app: await readLoad(server, listUrl),
-          bytes: Buffer.byteLength(bytes.list),
-        },
-        event: {
-          bare: await readLoad(bare, `${bareBase}/bytes/event`),
-          app: await readLoad(server, eventUrl),
-          bytes: Buffer.byteLength(bytes.event),
-        },
-      };
-      const requests = STOCK + EXTRA_PURCHASES;
-      const purchase = { eventId: seeded.dropEventId, quantity: 1 };
-      const buyerOf = (connection: number) => connection % seeded.buyerIds.length;
-      const drop: { app: DropFigures; bare: DropFigures } = {
-        bare: await dropLoad(
-          bare,
-          `${bareBase}/orders`,
-          purchase,
-          (connection) => ({ 'x-buyer': String(seeded.buyerIds[buyerOf(connection)]) }),
-          requests,
-        ),
-        app: await dropLoad(
-          server,
-          `${app}/api/orders`,
-          purchase,
-          (connection) => ({ authorization: `Bearer ${tokens[buyerOf(connection)]}` }),
-          requests,
-        ),
-      };
-      await rm(bytesFile, { force: true });
+      let reads: EngineFigures['reads'];
+      if (bytes) {
+        console.info(`${engine}: catalogue reads`);
+        reads = {
+          list: {
+            bare: await readLoad(bare, `${bareBase}/bytes/list`),
+            app: await readLoad(server, listUrl),
+            bytes: Buffer.byteLength(bytes.list),
+          },
+          event: {
+            bare: await readLoad(bare, `${bareBase}/bytes/event`),
+            app: await readLoad(server, eventUrl),
+            bytes: Buffer.byteLength(bytes.event),
+          },
+        };
+      }
+      let drop: { app: DropFigures; bare: DropFigures } | undefined;
+      if (parts.has('drop')) {
+        console.info(`${engine}: ticket drop`);
+        const purchase = { eventId: seeded.dropEventId, quantity: 1 };
+        // One buyer per connection: no buyer has two purchases in flight, nor reaches a per-buyer limit.
+        const buyerOf = (connection: number) => connection % seeded.buyerIds.length;
+        const shape = { requests: DROP_ATTEMPTS, connections: DROP_IN_FLIGHT };
+        drop = {
+          bare: await dropLoad(
+            bare,
+            `${bareBase}/orders`,
+            purchase,
+            (connection) => ({ 'x-buyer': String(seeded.buyerIds[buyerOf(connection)]) }),
+            shape,
+          ),
+          app: await dropLoad(
+            server,
+            `${app}/api/orders`,
+            purchase,
+            (connection) => ({ authorization: `Bearer ${tokens[buyerOf(connection)]}` }),
+            shape,
+          ),
+        };
+      }
       await Promise.all([server.stop(), bare.stop()]);
+      if (profileDir) await printProfiles(engine, profileDir);
       return {
         engine,
         reads,
-        drop,
-        stock: STOCK,
-        soldAfter: {
-          app: await soldAfterDrop(databases.app.config, seeded.dropEventId),
-          bare: await soldAfterDrop(databases.bare.config, seeded.dropEventId),
+        drop: drop && {
+          ...drop,
+          soldAfter: {
+            app: await soldAfterDrop(databases.app.config, seeded.dropEventId),
+            bare: await soldAfterDrop(databases.bare.config, seeded.dropEventId),
+          },
         },
       };
     } finally {
-      await Promise.all([server.stop(), bare?.stop()]);
+      await Promise.all([server.stop(), bare?.stop(), rm(bytesFile, { force: true })]);
     }
   } finally {
     await databases.stop();
   }
+}
+
+async function printProfiles(engine: Engine, dir: string): Promise<void> {
+  const profiles = (await readdir(dir)).filter((name) => name.endsWith('.cpuprofile'));
+  console.info(
+    profiles.length
+      ? `${engine}: Stagedoor's CPU profile (open in Chrome DevTools, Performance, or speedscope): ` +
+          profiles.map((name) => path.join(dir, name)).join(', ')
+      : `${engine}: no CPU profile was written in ${dir} (did the server exit cleanly?)`,
+  );
 }
 
 /** What a first visit to / and /events costs in JavaScript, with brotli (Chromium) and with gzip only. */
@@ -212,9 +262,20 @@ async function benchFirstLoad(): Promise<FirstLoadFigures> {
   }
 }
 
-const engines = process.argv.includes('--pglite-only')
-  ? (['PGlite'] as const)
-  : (['PGlite', 'PostgreSQL'] as const);
+const parts = new Set(listed('BENCH_ONLY', PARTS));
+const engines = listed('BENCH_ENGINES', ENGINES);
+const profileRoot =
+  process.env.BENCH_PROFILE && process.env.BENCH_PROFILE !== '0'
+    ? await mkdtemp(path.join(tmpdir(), 'stagedoor-bench-profile-'))
+    : undefined;
 const figures: EngineFigures[] = [];
-for (const engine of engines) figures.push(await benchEngine(engine));
-await writeReport(figures, await benchFirstLoad());
+if (parts.has('reads') || parts.has('drop')) {
+  for (const engine of new Set(engines)) {
+    const profileDir = profileRoot && path.join(profileRoot, engine);
+    figures.push(await benchEngine(engine, { parts, profileDir }));
+  }
+}
+const firstLoad = parts.has('first-load') ? await benchFirstLoad() : undefined;
+// BENCHMARKS.md holds whole runs only, and none with a profiler slowing Stagedoor down.
+const whole = parts.size === PARTS.length && new Set(engines).size === ENGINES.length && !profileRoot;
+await writeReport(figures, firstLoad, { toFile: whole });

@@ -6,13 +6,18 @@ import { hashPassword } from '../src/modules/accounts/passwords';
 /** What the bench loads: a first page of the catalogue, and one event whose stock sells out. */
 const CREATORS = 10;
 const EVENTS_PER_CREATOR = 4;
-const BUYERS = 50;
-export const STOCK = 4_000;
+/** The drop's stock, sold out by `DROP_ATTEMPTS` purchases of one ticket each, `DROP_IN_FLIGHT` at a time. */
+export const STOCK = 1_000;
+export const DROP_ATTEMPTS = 2_000;
+export const DROP_IN_FLIGHT = 100;
+/** One buyer per connection of the drop. */
+const BUYERS = DROP_IN_FLIGHT;
 /**
- * What a server selling the drop runs with: its few buyer accounts play a whole crowd, each placing
- * orders far faster than one person could, which the per-account order limit would otherwise refuse.
+ * What a server selling the drop runs with: its buyer accounts play a whole crowd, each placing
+ * `DROP_ATTEMPTS / BUYERS` (20) orders within seconds, which the per-account order limit (20 a minute by
+ * default) would otherwise start refusing. Payments: none (the default), so every order completes at once.
  */
-export const CROWD_ENV = { ORDER_RATE_LIMIT_PER_MINUTE: '1000000' };
+export const CROWD_ENV = { ORDER_RATE_LIMIT_PER_MINUTE: '1000000', PAYMENT_PROVIDER: 'none' };
 
 export interface Seeded {
   /** The event the catalogue read loads (GET /api/events/{id}), one of the first page's. */
@@ -70,7 +75,8 @@ export async function seed(config: DatabaseConfig): Promise<Seeded> {
         description: 'Everyone wants in.',
         priceCents: 2500,
         maxTickets: STOCK,
-        // A few accounts play the whole crowd: none may be stopped by the default maximum per buyer.
+        // A hundred accounts play the whole crowd: none may be stopped by the default maximum per buyer
+        // (each sends 20 purchases and may get them all).
         maxPerBuyer: STOCK,
         date: new Date(Date.now() + 30 * day),
       })
