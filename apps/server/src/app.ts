@@ -5,6 +5,7 @@ import Fastify, { type FastifyInstance, type preValidationHookHandler } from 'fa
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import { createDatabase } from './db/database';
+import { deploymentName } from './db/deployment';
 import { invalidTextFailure } from './errors';
 import { serializeError } from './log-errors';
 import { DevelopmentRequestLog } from './request-log';
@@ -23,7 +24,7 @@ import { runMail } from './modules/orders/reminders';
 import { createMailTransport } from './modules/mail/transport';
 import { moneyRoutes } from './modules/money/money.routes';
 import { runSettlement } from './modules/money/settlement';
-import { createStripePayments } from './modules/money/stripe-payments';
+import { createStripePayments } from './modules/payments/stripe-payments';
 import { stripeWebhookRoutes } from './modules/money/stripe-webhook.routes';
 import { placeOrder, type PlaceOrder } from './modules/orders/order-lifecycle';
 import { orderRoutes } from './modules/orders/orders.routes';
@@ -114,7 +115,7 @@ export async function buildApp(config: Config, seams: TestSeams = {}): Promise<A
       images: createImageStore(config, database.db),
       log: app.log,
       placeOrder: seams.placeOrder ?? placeOrder,
-      payments: config.stripe ? createStripePayments(config.stripe) : null,
+      payments: config.stripe ? createStripePayments(config.stripe, await deploymentName(database.db)) : null,
       sendMail: createMailTransport(config, app.log),
     });
 

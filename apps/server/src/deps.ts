@@ -3,7 +3,7 @@ import type { Config } from './config';
 import type { Database } from './db/database';
 import type { ImageStore } from './modules/images/image-store';
 import type { SendMail } from './modules/mail/transport';
-import type { CardPayments } from './modules/money/payments';
+import type { CardPayments } from './modules/payments/payments';
 import type { PlaceOrder } from './modules/orders/order-lifecycle';
 
 /** What services need from the running server; routes pass `app.deps`. */

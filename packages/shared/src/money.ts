@@ -46,6 +46,9 @@ export const ZEarnings = z.object({
     available: z.number(),
     /** Held back for RESERVE_HOLD_DAYS while the creator has few completed events. */
     reserved: z.number(),
+    /** Payouts decided and not yet transferred. */
+    due: z.number(),
+    /** What transfers to the creator's payment account exist for (in transit or paid). */
     paidOut: z.number(),
   }),
   events: z.array(
@@ -68,10 +71,15 @@ export const ZEarnings = z.object({
 export type Earnings = z.infer<typeof ZEarnings>;
 export type EventEarnings = Earnings['events'][number];
 
-export const PAYOUT_STATUSES = ['due', 'pending', 'paid', 'failed'] as const;
+/**
+ * due: decided, not yet transferred (waiting for the platform's funds, or with no provider for the
+ * Stagedoor team to pay); in_transit: transferred to the creator's Stripe account; paid: Stripe paid it
+ * to their bank; failed: Stripe refused it for good, the money went back to the available balance.
+ */
+export const PAYOUT_STATUSES = ['due', 'in_transit', 'paid', 'failed'] as const;
 export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
 
-/** GET /payouts: newest first. `due` = recorded for the operator to pay (provider none). */
+/** GET /payouts: newest first. */
 export const ZPayout = z.object({
   id: z.number().int(),
   amount: z.number(),

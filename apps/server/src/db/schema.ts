@@ -30,13 +30,15 @@ export const LEDGER_KINDS = [
   'release',
   'reserve_release',
   'payout',
+  'transfer',
   'payout_reversal',
 ] as const;
 export type LedgerKind = (typeof LEDGER_KINDS)[number];
 
 /**
  * buyers: the fans' money (goes below zero as they pay); processor: what the payment provider kept;
- * platform: Stagedoor's fees and penalties; creator_*: what Stagedoor owes a creator, by stage.
+ * platform: Stagedoor's fees and penalties; creator_*: what Stagedoor owes a creator, by stage:
+ * creator_due is a payout decided but not yet transferred, creator_paid_out what transfers exist for.
  */
 export const LEDGER_ACCOUNTS = [
   'buyers',
@@ -45,6 +47,7 @@ export const LEDGER_ACCOUNTS = [
   'creator_pending',
   'creator_available',
   'creator_reserve',
+  'creator_due',
   'creator_paid_out',
 ] as const;
 export type LedgerAccount = (typeof LEDGER_ACCOUNTS)[number];
@@ -259,7 +262,11 @@ export const ledgerEntries = pgTable(
 
 export type LedgerEntryRow = typeof ledgerEntries.$inferSelect;
 
-/** A creator's available balance paid out (or, with no provider, recorded as due). */
+/**
+ * A creator's available balance on its way to them: `due` until the provider's transfer exists (with no
+ * provider, for the operator to pay), `in_transit` in their Stripe balance, `paid` once their Stripe
+ * account's payout to their bank paid it; `failed` when Stripe refused it for good (money back).
+ */
 export const payouts = pgTable(
   'payouts',
   {
@@ -269,16 +276,23 @@ export const payouts = pgTable(
       .references(() => accounts.id),
     amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
     status: text('status', { enum: PAYOUT_STATUSES }).notNull(),
-    // The provider's transfer, once it accepted it.
+    // Tries of the transfer so far: each new try has its own idempotency key (stripe-payments.ts).
+    attempts: integer('attempts').notNull().default(0),
+    // An instance trying the transfer owns it until then: no other tries it meanwhile.
+    leasedUntil: timestamp('leased_until', { withTimezone: true }),
+    // The provider's transfer, once it exists, and the payment it made on the creator's account.
     transferId: text('transfer_id'),
+    destinationPaymentId: text('destination_payment_id'),
     failureReason: text('failure_reason'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    transferredAt: timestamp('transferred_at', { withTimezone: true }),
     paidAt: timestamp('paid_at', { withTimezone: true }),
   },
   (table) => [
     check('payouts_amount_check', sql`${table.amountCents} > 0`),
     index('payouts_creator_id_index').on(table.creatorId),
     index('payouts_status_index').on(table.status),
+    uniqueIndex('payouts_destination_payment_id_unique').on(table.destinationPaymentId),
   ],
 );
 
@@ -344,6 +358,14 @@ export const passwordResets = pgTable(
   },
   (table) => [uniqueIndex('password_resets_token_hash_unique').on(table.tokenHash)],
 );
+
+/**
+ * One row: this deployment's random name, made by its first migration. It prefixes every idempotency key
+ * sent to the payment provider, so two deployments sharing a Stripe account never answer each other's.
+ */
+export const deployment = pgTable('deployment', {
+  id: text('id').primaryKey(),
+});
 
 /** Stripe events already applied: a redelivered webhook finds its id here and changes nothing. */
 export const stripeEvents = pgTable('stripe_events', {

@@ -87,7 +87,7 @@ describe('seedDemoData', () => {
     const { access_token } = await login('maya@demo.stagedoor.test', 'creator');
     const earnings = await get<Earnings>('/api/earnings', access_token);
     // The past show: 27.00 gross, 24.30 net, 2 % of it (0.49) reserved and the rest (23.81) due.
-    expect(earnings.balance).toEqual({ pending: 63, available: 0, reserved: 0.49, paidOut: 23.81 });
+    expect(earnings.balance).toEqual({ pending: 63, available: 0, reserved: 0.49, due: 23.81, paidOut: 0 });
     expect(earnings.events.find((event) => event.cancelled)).toMatchObject({
       gross: 10,
       refunded: 10,

@@ -217,7 +217,10 @@ export function reserveReleaseOf(
   };
 }
 
-export function payoutOf(payout: { id: number; creatorId: number; amountCents: number }, at: Date): Movement {
+type PayoutFacts = { id: number; creatorId: number; amountCents: number };
+
+/** A payout decided: the available balance becomes due to the creator until its transfer exists. */
+export function payoutOf(payout: PayoutFacts, at: Date): Movement {
   return {
     key: `payout:${payout.id}`,
     kind: 'payout',
@@ -226,16 +229,28 @@ export function payoutOf(payout: { id: number; creatorId: number; amountCents: n
     at,
     entries: [
       { account: 'creator_available', line: 'payout', amountCents: -payout.amountCents },
+      { account: 'creator_due', line: 'payout', amountCents: payout.amountCents },
+    ],
+  };
+}
+
+/** The provider's transfer of a payout exists: the money is paid out. */
+export function transferOf(payout: PayoutFacts, at: Date): Movement {
+  return {
+    key: `transfer:${payout.id}`,
+    kind: 'transfer',
+    creatorId: payout.creatorId,
+    payoutId: payout.id,
+    at,
+    entries: [
+      { account: 'creator_due', line: 'payout', amountCents: -payout.amountCents },
       { account: 'creator_paid_out', line: 'payout', amountCents: payout.amountCents },
     ],
   };
 }
 
-/** A payout the provider refused: the money goes back to the creator's available balance. */
-export function payoutReversalOf(
-  payout: { id: number; creatorId: number; amountCents: number },
-  at: Date,
-): Movement {
+/** A payout the provider refused for good: the money goes back to the creator's available balance. */
+export function payoutReversalOf(payout: PayoutFacts, at: Date): Movement {
   const { entries, ...rest } = payoutOf(payout, at);
   return {
     ...rest,

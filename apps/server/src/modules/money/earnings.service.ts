@@ -20,6 +20,7 @@ const CREATOR_ACCOUNTS = [
   'creator_pending',
   'creator_available',
   'creator_reserve',
+  'creator_due',
   'creator_paid_out',
 ] as const;
 
@@ -43,6 +44,7 @@ export async function getEarnings(deps: Pick<Deps, 'db'>, creator: AccountRow): 
       pending: balance('creator_pending'),
       available: balance('creator_available'),
       reserved: balance('creator_reserve'),
+      due: balance('creator_due'),
       paidOut: balance('creator_paid_out'),
     },
     events: await eventEarnings(deps, creator.id),

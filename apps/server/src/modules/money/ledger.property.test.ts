@@ -183,8 +183,14 @@ async function brokenRules(world: World): Promise<string[]> {
     const balance = byCreator.get(creator.id) ?? {};
     const { net, penalties } = earned.get(creator.id) ?? { net: 0, penalties: 0 };
     const available = balance.creator_available ?? 0;
-    const paidOut = balance.creator_paid_out ?? 0;
-    for (const account of ['creator_pending', 'creator_reserve', 'creator_paid_out'] as const) {
+    // Decided payouts, transferred or not: without a provider they all stay due.
+    const paidOut = (balance.creator_due ?? 0) + (balance.creator_paid_out ?? 0);
+    for (const account of [
+      'creator_pending',
+      'creator_reserve',
+      'creator_due',
+      'creator_paid_out',
+    ] as const) {
       if ((balance[account] ?? 0) < 0) broken.push(`${account} of ${creator.id} is ${balance[account]}`);
     }
     if (available < -penalties) broken.push(`available ${available} below the penalties' debt ${-penalties}`);

@@ -63,6 +63,7 @@ describe('platform fee', () => {
       pending: 33.75,
       available: 0,
       reserved: 0,
+      due: 0,
       paidOut: 0,
     });
     expect(await unbalancedTransactions(app.deps.db)).toEqual([]);
@@ -219,7 +220,13 @@ describe('POST /api/events/:id/cancel', () => {
       penalty: 0,
       net: 0,
     });
-    expect((await earnings(creator)).balance).toEqual({ pending: 0, available: 0, reserved: 0, paidOut: 0 });
+    expect((await earnings(creator)).balance).toEqual({
+      pending: 0,
+      available: 0,
+      reserved: 0,
+      due: 0,
+      paidOut: 0,
+    });
     expect(await unbalancedTransactions(app.deps.db)).toEqual([]);
   });
 
@@ -275,7 +282,7 @@ describe('earnings, payouts and the CSV', () => {
     const creator = await createCreator(app);
     await buyTicketsOk(app, fan, (await createEvent(app, await createCreator(app))).id, 1);
     expect(await earnings(creator)).toEqual({
-      balance: { pending: 0, available: 0, reserved: 0, paidOut: 0 },
+      balance: { pending: 0, available: 0, reserved: 0, due: 0, paidOut: 0 },
       events: [],
     });
   });

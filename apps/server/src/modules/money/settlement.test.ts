@@ -19,7 +19,8 @@ import { createTestApp, sameDeploymentAs } from '../../../test/test-app';
 import type { App } from '../../app';
 import { payouts } from '../../db/schema';
 import { balanceOf, payoutOf, post } from '../ledger/ledger';
-import { expireHolds, payOut, releaseEarnings, runSettlement } from './settlement';
+import { payOut } from './payouts';
+import { expireHolds, releaseEarnings, runSettlement } from './settlement';
 
 const app = await createTestApp();
 afterAll(() => app.close());
@@ -45,6 +46,7 @@ describe('the settlement job', () => {
       pending: 9,
       available: 0,
       reserved: 0,
+      due: 0,
       paidOut: 0,
     });
   });
@@ -53,12 +55,13 @@ describe('the settlement job', () => {
     const { creator } = await pastShow(50, 2, 26 * HOUR_MS);
     const now = new Date();
     await runSettlement(app.deps, now);
-    // Net 90.00: 88.20 released and paid out (recorded as due without a provider), 1.80 reserved.
+    // Net 90.00: 88.20 released and due (for the Stagedoor team to pay, without a provider), 1.80 reserved.
     expect((await get<Earnings>(creator, '/api/earnings')).balance).toEqual({
       pending: 0,
       available: 0,
       reserved: 1.8,
-      paidOut: 88.2,
+      due: 88.2,
+      paidOut: 0,
     });
     expect(await get<Payout[]>(creator, '/api/payouts')).toEqual([
       { id: expect.any(Number), amount: 88.2, status: 'due', createdAt: now.toISOString(), paidAt: null },
@@ -71,7 +74,8 @@ describe('the settlement job', () => {
       pending: 0,
       available: 0,
       reserved: 0,
-      paidOut: 90,
+      due: 90,
+      paidOut: 0,
     });
     expect((await get<Payout[]>(creator, '/api/payouts')).map((payout) => payout.amount)).toEqual([
       1.8, 88.2,
@@ -88,7 +92,7 @@ describe('the settlement job', () => {
     await pastShow(10, 1, 2 * DAY_MS, creator);
     await runSettlement(app.deps, new Date());
     expect(await balanceIn(app.deps.db, creator.user.id, 'creator_reserve')).toBe(36);
-    expect(await balanceIn(app.deps.db, creator.user.id, 'creator_paid_out')).toBe(3 * 900 - 36);
+    expect(await balanceIn(app.deps.db, creator.user.id, 'creator_due')).toBe(3 * 900 - 36);
   });
 
   it('recovers a penalty from later earnings before paying anything out', async () => {
@@ -110,7 +114,8 @@ describe('the settlement job', () => {
       pending: 0,
       available: 0,
       reserved: 0.18,
-      paidOut: 3.82,
+      due: 3.82,
+      paidOut: 0,
     });
   });
 
@@ -213,7 +218,7 @@ describe('payouts with several instances running the job at once', () => {
       // Net 90.00, 1.80 of it reserved.
       expect(await paidTo(creator.user.id)).toEqual([8820]);
       expect(await balanceIn(app.deps.db, creator.user.id, 'creator_available')).toBe(0);
-      expect(await balanceIn(app.deps.db, creator.user.id, 'creator_paid_out')).toBe(8820);
+      expect(await balanceIn(app.deps.db, creator.user.id, 'creator_due')).toBe(8820);
     } finally {
       for (const other of apps.slice(1)) await other.close();
     }

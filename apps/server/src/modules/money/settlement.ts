@@ -3,23 +3,15 @@ import {
   RESERVE_HOLD_DAYS,
   RESERVE_UNTIL_COMPLETED_EVENTS,
 } from '@stagedoor/shared/money';
-import { and, asc, count, eq, gt, isNotNull, isNull, lte, notExists, sql, sum } from 'drizzle-orm';
+import { and, asc, count, eq, gt, isNotNull, isNull, lte, notExists, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Database } from '../../db/database';
-import {
-  accounts,
-  events,
-  ledgerEntries,
-  ledgerTransactions,
-  orders,
-  payouts,
-  type AccountRow,
-} from '../../db/schema';
+import { events, ledgerTransactions, orders } from '../../db/schema';
 import type { Deps } from '../../deps';
 import { tookPlaceBy } from '../events/event-state';
 import { expireOrder, payOrder } from '../orders/order-lifecycle';
-import { balanceOf, payoutOf, payoutReversalOf, post, releaseOf, reserveReleaseOf } from '../ledger/ledger';
-import { PaymentRefusedError } from './payments';
+import { balanceOf, post, releaseOf, reserveReleaseOf } from '../ledger/ledger';
+import { lockCreator, payOut, sendPayouts } from './payouts';
 
 const MINUTE_MS = 60_000;
 /** An event's net becomes available this long after it took place (event-state's tookPlace). */
@@ -78,13 +70,6 @@ export async function closeCheckouts(
       deps.log.warn({ err: error, orderId: order.id }, 'could not close a checkout; retrying next run');
     }
   }
-}
-
-/** Takes a lock on the creator's account: their payouts and releases are decided one at a time. */
-async function lockCreator(tx: Database, creatorId: number): Promise<AccountRow> {
-  const [creator] = await tx.select().from(accounts).where(eq(accounts.id, creatorId)).for('update');
-  if (!creator) throw new Error(`creator ${creatorId} not found`);
-  return creator;
 }
 
 /**
@@ -150,87 +135,6 @@ async function releaseReserves(db: Database, now: Date): Promise<void> {
       const reserve = await balanceOf(tx, creatorId, 'creator_reserve', id);
       await post(tx, reserveReleaseOf({ id, creatorId }, reserve, now));
     });
-  }
-}
-
-/**
- * Each creator's available balance, when above zero, becomes one payout. The amount is read under the
- * creator's lock and leaves the available balance in the same transaction, so two instances running
- * this at once pay it once: the second reads what the first left, nothing. With a provider, a creator
- * whose Stripe account cannot take payouts yet keeps the balance available; without one, the payout is
- * recorded as due, for the operator to pay.
- */
-export async function payOut(deps: SettlementDeps, now: Date): Promise<void> {
-  const creators = await deps.db
-    .select({ creatorId: ledgerEntries.creatorId })
-    .from(ledgerEntries)
-    .where(eq(ledgerEntries.account, 'creator_available'))
-    .groupBy(ledgerEntries.creatorId)
-    .having(gt(sum(ledgerEntries.amountCents), sql`0`))
-    .limit(BATCH);
-  for (const { creatorId } of creators) {
-    await deps.db.transaction(async (tx) => {
-      const creator = await lockCreator(tx, creatorId);
-      if (deps.payments && !(creator.stripeAccountId && creator.stripePayoutsEnabled)) return;
-      const available = await balanceOf(tx, creatorId, 'creator_available');
-      if (available <= 0) return;
-      const [payout] = await tx
-        .insert(payouts)
-        .values({
-          creatorId,
-          amountCents: available,
-          status: deps.payments ? 'pending' : 'due',
-          createdAt: now,
-        })
-        .returning();
-      if (!payout) throw new Error('insert into payouts returned no row');
-      await post(tx, payoutOf(payout, now));
-    });
-  }
-}
-
-/**
- * Pending payouts go to the creators' Stripe accounts. A transfer the provider refuses for good fails
- * the payout and gives the money back to the available balance; any other error is retried next run.
- */
-async function sendPayouts(deps: SettlementDeps, now: Date): Promise<void> {
-  if (!deps.payments) return;
-  const due = await deps.db
-    .select({ payout: payouts, destination: accounts.stripeAccountId })
-    .from(payouts)
-    .innerJoin(accounts, eq(accounts.id, payouts.creatorId))
-    .where(eq(payouts.status, 'pending'))
-    .orderBy(asc(payouts.id))
-    .limit(BATCH);
-  for (const { payout, destination } of due) {
-    try {
-      if (!destination) throw new PaymentRefusedError('the creator has no Stripe account');
-      const transferId = await deps.payments.transfer(payout, destination);
-      await deps.db
-        .update(payouts)
-        .set({ status: 'paid', transferId, paidAt: now })
-        .where(and(eq(payouts.id, payout.id), eq(payouts.status, 'pending')));
-    } catch (error) {
-      if (!(error instanceof PaymentRefusedError)) {
-        deps.log.warn({ err: error, payoutId: payout.id }, 'payout not sent; retrying next run');
-        continue;
-      }
-      await deps.db.transaction(async (tx) => {
-        const [failed] = await tx
-          .update(payouts)
-          .set({ status: 'failed', failureReason: error.message })
-          .where(and(eq(payouts.id, payout.id), eq(payouts.status, 'pending')))
-          .returning();
-        if (!failed) return;
-        await post(tx, payoutReversalOf(failed, now));
-        // No new payout until Stripe says the account takes them again (account.updated, or the
-        // Earnings screen asking): otherwise every run would fail one more.
-        await tx
-          .update(accounts)
-          .set({ stripePayoutsEnabled: false })
-          .where(eq(accounts.id, payout.creatorId));
-      });
-    }
   }
 }
 

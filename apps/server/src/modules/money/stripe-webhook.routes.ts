@@ -6,8 +6,9 @@ import { z } from 'zod';
 import { accounts, stripeEvents } from '../../db/schema';
 import type { Deps } from '../../deps';
 import { expireOrder, payOrder } from '../orders/order-lifecycle';
-import type { CardPayments } from './payments';
-import { createStripeWebhooks, paymentIntentIdOf, type StripeWebhooks } from './stripe-payments';
+import { bankPayoutPaid } from './payouts';
+import type { CardPayments } from '../payments/payments';
+import { createStripeWebhooks, paymentIntentIdOf, type StripeWebhooks } from '../payments/stripe-payments';
 import { ID_MAX } from '@stagedoor/shared/limits';
 
 const ZReceived = z.object({ received: z.literal(true) });
@@ -77,6 +78,10 @@ async function applyStripeEvent(
       break;
     case 'account.updated':
       await accountUpdated(deps, event.data.object, now);
+      break;
+    case 'payout.paid':
+      // A connected account's payout to its bank (Connect endpoint); the platform's own carry no account.
+      if (event.account) await bankPayoutPaid(deps, event.account, event.data.object.id, now);
       break;
   }
   await deps.db.insert(stripeEvents).values({ id: event.id, type: event.type }).onConflictDoNothing();

@@ -11,118 +11,23 @@ import {
   createCreator,
   createEvent,
   createUser,
-  uniqueEmail,
-  type TestAccount,
   storedTicketsLeft,
 } from '../../../test/factories';
-import { startStripeStandIn, stripeFee, type DeliveryOptions } from '../../../test/stripe-stand-in';
+import { stripeFee, type DeliveryOptions } from '../../../test/stripe-stand-in';
+import { deploymentKey, stripeEnvOf, stripeWorld } from '../../../test/stripe-world';
 import { createTestApp } from '../../../test/test-app';
-import {
-  accounts,
-  events,
-  ledgerEntries,
-  ledgerTransactions,
-  orders,
-  payouts,
-  stripeEvents,
-} from '../../db/schema';
-import { PaymentRefusedError, type CardPayments } from './payments';
-import { createStripeWebhooks } from './stripe-payments';
-import { expireHolds, runSettlement, sendRefunds } from './settlement';
+import { accounts, orders, stripeEvents } from '../../db/schema';
+import { createStripeWebhooks } from '../payments/stripe-payments';
+import { expireHolds, sendRefunds } from './settlement';
 
 const HOLD_MS = 30 * 60_000;
 
-const standIn = await startStripeStandIn();
-const app = await createTestApp({
-  PAYMENT_PROVIDER: 'stripe',
-  STRIPE_SECRET_KEY: standIn.secretKey,
-  STRIPE_WEBHOOK_SECRET: standIn.webhookSecret,
-  STRIPE_API_URL: standIn.url,
-  // The tests run the settlement steps they need themselves; a timer must not run them mid-test.
-  SETTLEMENT_INTERVAL_S: '2147483',
-});
-afterAll(async () => {
-  await app.close();
-  await standIn.close();
-});
-
-function payments(): CardPayments {
-  if (!app.deps.payments) throw new Error('the app was built without a payment provider');
-  return app.deps.payments;
-}
+const world = await stripeWorld();
+const { standIn, app, payments, storedOrder, checkout, deliverOk, connectStripe, paidOrder, movementsOf } =
+  world;
+afterAll(() => world.close());
 
 const ticketsLeft = (eventId: number) => storedTicketsLeft(app, eventId);
-
-async function storedOrder(id: number) {
-  const [order] = await app.deps.db.select().from(orders).where(eq(orders.id, id));
-  if (!order) throw new Error(`order ${id} not found`);
-  return order;
-}
-
-/** A fan's pending order and the Checkout Session it opened on the stand-in. */
-async function checkout(buyer: TestAccount, eventId: number, quantity: number) {
-  const response = await buyTickets(app, buyer, eventId, quantity);
-  expect(response.statusCode, response.body).toBe(201);
-  const order = response.json<Order>();
-  expect(order.status).toBe('pending');
-  const { checkoutSessionId } = await storedOrder(order.id);
-  if (!checkoutSessionId) throw new Error(`order ${order.id} has no checkout session`);
-  return { order, sessionId: checkoutSessionId };
-}
-
-/** Delivers a signed event that the app must accept. */
-async function deliverOk(event: Stripe.Event) {
-  const response = await standIn.deliver(app, event);
-  expect(response.statusCode, response.body).toBe(200);
-  expect(response.json()).toEqual({ received: true });
-}
-
-/** The ledger movements of an order, each as `account:line → cents`. */
-async function movementsOf(orderId: number): Promise<Record<string, Record<string, number>>> {
-  const rows = await app.deps.db
-    .select({
-      key: ledgerTransactions.key,
-      account: ledgerEntries.account,
-      line: ledgerEntries.line,
-      amount: ledgerEntries.amountCents,
-    })
-    .from(ledgerTransactions)
-    .innerJoin(ledgerEntries, eq(ledgerEntries.transactionId, ledgerTransactions.id))
-    .where(eq(ledgerTransactions.orderId, orderId));
-  const movements: Record<string, Record<string, number>> = {};
-  for (const row of rows) {
-    const entries = (movements[row.key] ??= {});
-    entries[`${row.account}:${row.line}`] = (entries[`${row.account}:${row.line}`] ?? 0) + row.amount;
-  }
-  for (const [key, entries] of Object.entries(movements)) {
-    expect(
-      Object.values(entries).reduce((sum, amount) => sum + amount, 0),
-      `${key} balances`,
-    ).toBe(0);
-  }
-  return movements;
-}
-
-/** A creator who opened Stripe onboarding through the app: their Express account's id. */
-async function connectStripe(creator: TestAccount): Promise<string> {
-  const onboarding = await api(app, {
-    method: 'POST',
-    url: '/api/payments/account/onboarding',
-    headers: authHeader(creator.token),
-  });
-  expect(onboarding.statusCode, onboarding.body).toBe(200);
-  expect(onboarding.json<{ url: string }>().url).toMatch(/^https:\/\/connect\.stripe\.com\//);
-  const [row] = await app.deps.db.select().from(accounts).where(eq(accounts.id, creator.user.id));
-  return row?.stripeAccountId ?? '';
-}
-
-/** A creator whose Express account finished onboarding, as Stripe's account.updated tells the app. */
-async function onboardedCreator(): Promise<{ creator: TestAccount; accountId: string }> {
-  const creator = await createCreator(app);
-  const accountId = await connectStripe(creator);
-  await deliverOk(standIn.completeOnboarding(accountId));
-  return { creator, accountId };
-}
 
 const isRecorded = async (eventId: string) =>
   (await app.deps.db.select().from(stripeEvents).where(eq(stripeEvents.id, eventId))).length === 1;
@@ -149,7 +54,7 @@ describe('POST /api/orders with PAYMENT_PROVIDER=stripe', () => {
 
     expect(session).toMatchObject({
       status: 200,
-      idempotencyKey: `checkout-order-${order.id}`,
+      idempotencyKey: deploymentKey(`checkout-order-${order.id}`),
       params: {
         mode: 'payment',
         line_items: [
@@ -203,6 +108,27 @@ describe('POST /api/orders with PAYMENT_PROVIDER=stripe', () => {
     expect(await ticketsLeft(event.id)).toBe(4);
     const [order] = await app.deps.db.select().from(orders).where(eq(orders.eventId, event.id));
     expect(order).toMatchObject({ status: 'expired', checkoutUrl: null });
+  });
+
+  it("opens each deployment's own checkout when two deployments share one Stripe account", async () => {
+    // Staging and production on one Stripe account: each numbers its orders from 1.
+    const deployments = [
+      await createTestApp(stripeEnvOf(standIn)),
+      await createTestApp(stripeEnvOf(standIn)),
+    ];
+    try {
+      const orders = [];
+      for (const deployment of deployments) {
+        const event = await createEvent(deployment, await createCreator(deployment), { price: 20 });
+        const response = await buyTickets(deployment, await createUser(deployment), event.id, 1);
+        expect(response.statusCode, response.body).toBe(201);
+        orders.push(response.json<Order>());
+      }
+      expect(orders.map((order) => order.id)).toEqual([1, 1]);
+      expect(orders[0]?.checkoutUrl).not.toBe(orders[1]?.checkoutUrl);
+    } finally {
+      await Promise.all(deployments.map((deployment) => deployment.close()));
+    }
   });
 });
 
@@ -324,7 +250,11 @@ describe('POST /api/payments/stripe/webhook', () => {
       .callsTo('POST', '/v1/refunds')
       .filter((call) => call.params.payment_intent === refunded.paymentId);
     expect(refunds).toMatchObject([
-      { status: 200, idempotencyKey: `refund-order-${late.order.id}`, params: { amount: '2500' } },
+      {
+        status: 200,
+        idempotencyKey: deploymentKey(`refund-order-${late.order.id}`),
+        params: { amount: '2500' },
+      },
     ]);
     const { providerRefundId } = await storedOrder(late.order.id);
     expect(standIn.get(providerRefundId ?? '')).toMatchObject({ object: 'refund', amount: 2500 });
@@ -407,7 +337,7 @@ describe('POST /api/payments/stripe/webhook', () => {
     const accountId = await connectStripe(creator);
     expect(standIn.callsTo('POST', '/v1/accounts')).toContainEqual(
       expect.objectContaining({
-        idempotencyKey: `account-creator-${creator.user.id}`,
+        idempotencyKey: deploymentKey(`account-creator-${creator.user.id}`),
         params: expect.objectContaining({
           type: 'express',
           email: creator.email,
@@ -443,31 +373,6 @@ describe('Stripe behind CardPayments', () => {
       processorFeeCents: 123,
     });
     expect(await payments().expireCheckout('cs_test_unknown')).toBeNull();
-  });
-
-  it('transfers a payout once, and reports a destination that cannot take it as a refusal for good', async () => {
-    const accountId = await payments().createAccount({ id: 900_001, email: uniqueEmail('payee') });
-    const payout = { id: 900_001, amountCents: 4_321 };
-
-    await expect(payments().transfer(payout, accountId)).rejects.toBeInstanceOf(PaymentRefusedError);
-    expect(await payments().payoutsEnabled(accountId)).toBe(false);
-
-    standIn.completeOnboarding(accountId);
-    expect(await payments().payoutsEnabled(accountId)).toBe(true);
-    const first = await payments().transfer(payout, accountId);
-    const retried = await payments().transfer(payout, accountId);
-
-    expect(retried).toBe(first);
-    expect(standIn.get(first)).toMatchObject({ object: 'transfer', amount: 4_321, destination: accountId });
-    expect(
-      standIn
-        .callsTo('POST', '/v1/transfers')
-        .map((call) => [call.idempotencyKey, call.status, call.replayed]),
-    ).toEqual([
-      ['payout-900001', 400, false],
-      ['payout-900001', 200, false],
-      ['payout-900001', 200, true],
-    ]);
   });
 });
 
@@ -505,15 +410,7 @@ describe('POST /api/payments/stripe/webhook with PAYMENT_PROVIDER=none', () => {
   });
 });
 
-/** A paid order of `quantity` tickets at `price` for a new event of the creator. */
-async function paidOrder(creator: TestAccount, price: number, quantity: number) {
-  const event = await createEvent(app, creator, { price, maxTickets: 10 });
-  const paid = await checkout(await createUser(app), event.id, quantity);
-  await deliverOk(standIn.pay(paid.sessionId));
-  return { event, order: await storedOrder(paid.order.id) };
-}
-
-describe('cancellations and payouts through Stripe', () => {
+describe('cancellations through Stripe', () => {
   it("refunds a cancelled event's paid orders through Stripe once, and closes its open checkouts", async () => {
     const creator = await createCreator(app);
     const { event, order } = await paidOrder(creator, 20, 2);
@@ -536,67 +433,10 @@ describe('cancellations and payouts through Stripe', () => {
     expect(
       standIn
         .callsTo('POST', '/v1/refunds')
-        .filter((call) => call.idempotencyKey === `refund-order-${order.id}`)
+        .filter((call) => call.idempotencyKey?.endsWith(`:refund-order-${order.id}`))
         .map((call) => call.params),
     ).toEqual([expect.objectContaining({ payment_intent: order.paymentId, amount: '4000' })]);
     expect(await storedOrder(open.order.id)).toMatchObject({ status: 'expired' });
     expect(standIn.get(open.sessionId)).toMatchObject({ status: 'expired' });
-  });
-
-  it("transfers a creator's available balance to their Stripe account once, however often the job runs", async () => {
-    const { creator, accountId } = await onboardedCreator();
-    const { event, order } = await paidOrder(creator, 50, 2);
-    await app.deps.db
-      .update(events)
-      .set({ date: new Date(Date.now() - 3 * 24 * 3_600_000) })
-      .where(eq(events.id, event.id));
-
-    await Promise.all([runSettlement(app.deps, new Date()), runSettlement(app.deps, new Date())]);
-    await runSettlement(app.deps, new Date());
-
-    const rows = await app.deps.db.select().from(payouts).where(eq(payouts.creatorId, creator.user.id));
-    // 100.00 less the 10.00 platform fee and Stripe's fee, less the 2 % reserve of a new creator.
-    const net = 10_000 - 1_000 - order.processorFeeCents;
-    const amountCents = net - Math.round(net * 0.02);
-    expect(rows).toEqual([
-      expect.objectContaining({ amountCents, status: 'paid', transferId: expect.stringMatching(/^tr_/) }),
-    ]);
-    const transfers = standIn
-      .callsTo('POST', '/v1/transfers')
-      .filter((call) => call.params.destination === accountId && call.status === 200);
-    expect(new Set(transfers.map((call) => call.idempotencyKey))).toEqual(new Set([`payout-${rows[0]?.id}`]));
-    expect(transfers.filter((call) => !call.replayed)).toHaveLength(1);
-  });
-
-  it('fails a payout Stripe refuses for good, gives the money back, and stops paying the account until Stripe says so', async () => {
-    const { creator } = await onboardedCreator();
-    const { event } = await paidOrder(creator, 30, 1);
-    await app.deps.db
-      .update(events)
-      .set({ date: new Date(Date.now() - 3 * 24 * 3_600_000) })
-      .where(eq(events.id, event.id));
-    standIn.failNext('POST /v1/transfers', {
-      status: 400,
-      type: 'invalid_request_error',
-      message: 'The destination account cannot receive transfers',
-    });
-
-    await runSettlement(app.deps, new Date());
-    await runSettlement(app.deps, new Date());
-
-    const rows = await app.deps.db.select().from(payouts).where(eq(payouts.creatorId, creator.user.id));
-    expect(rows).toEqual([expect.objectContaining({ status: 'failed' })]);
-    const [row] = await app.deps.db.select().from(accounts).where(eq(accounts.id, creator.user.id));
-    expect(row?.stripePayoutsEnabled).toBe(false);
-    const earnings = await api(app, {
-      method: 'GET',
-      url: '/api/earnings',
-      headers: authHeader(creator.token),
-    });
-    // Back in the available balance, for a payout once Stripe says the account takes them again.
-    expect(earnings.json<{ balance: { available: number; paidOut: number } }>().balance).toMatchObject({
-      paidOut: 0,
-      available: (rows[0]?.amountCents ?? 0) / 100,
-    });
   });
 });

@@ -4,6 +4,7 @@ import type { OrderRow, RefundReason } from '../../db/schema';
 import { giveBackTickets, retakeTickets, takeTickets } from '../events/stock';
 import { feeBpsOf, platformFeeBps, post, refundOf, saleOf } from '../ledger/ledger';
 import { queueReceipt, queueReceiptOf, queueRefundNotice } from '../mail/outbox';
+import type { Payment } from '../payments/payments';
 import {
   creatorOfEvent,
   insertOrder,
@@ -38,12 +39,6 @@ const MOVES_INTO: Record<OrderStatus, readonly OrderStatus[]> = {
 
 /** Whether an order may move from `from` to `to`: the table above, for a caller deciding ahead. */
 const canMove = (from: OrderStatus, to: OrderStatus): boolean => MOVES_INTO[to].includes(from);
-
-/** What the payment provider reports about a paid checkout. */
-export interface Payment {
-  paymentId: string;
-  processorFeeCents: number;
-}
 
 /** Thrown to roll the purchase's transaction back when the stock step took nothing. */
 class NothingTaken extends Error {}

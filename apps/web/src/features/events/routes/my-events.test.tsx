@@ -21,7 +21,7 @@ const salesOf = (eventId: number, gross: number): EventEarnings => ({
   net: gross - gross / 10,
 });
 const earningsWith = (...events: EventEarnings[]) => ({
-  balance: { pending: 0, available: 0, reserved: 0, paidOut: 0 },
+  balance: { pending: 0, available: 0, reserved: 0, due: 0, paidOut: 0 },
   events,
 });
 const cancelText = (name: string) =>

@@ -1,13 +1,13 @@
 import type { Earnings } from '@stagedoor/shared/money';
 import { PAYOUT_DELAY_HOURS, RESERVE_HOLD_DAYS } from '@stagedoor/shared/money';
-import { Banknote, Clock, ShieldCheck, Wallet } from 'lucide-react';
+import { Banknote, Clock, Hourglass, ShieldCheck, Wallet } from 'lucide-react';
 import { StatCard } from '../../../components/ui/stat-card';
 import { formatMoney } from '../../../lib/format';
 
-/** The four stages of the creator's money; available below zero is a cancellation penalty owed. */
+/** The stages of the creator's money; available below zero is a debt (a penalty, a dispute) owed. */
 export function BalanceCards({ balance }: { balance: Earnings['balance'] }) {
   return (
-    <div className="grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
+    <div className="grid gap-6 sm:grid-cols-2 lg:grid-cols-5">
       <StatCard
         label="Pending"
         value={formatMoney(balance.pending)}
@@ -26,7 +26,18 @@ export function BalanceCards({ balance }: { balance: Earnings['balance'] }) {
         detail={`Released after ${RESERVE_HOLD_DAYS} days`}
         icon={ShieldCheck}
       />
-      <StatCard label="Paid out" value={formatMoney(balance.paidOut)} icon={Banknote} />
+      <StatCard
+        label="Due"
+        value={formatMoney(balance.due)}
+        detail="Payouts not yet sent"
+        icon={Hourglass}
+      />
+      <StatCard
+        label="Paid out"
+        value={formatMoney(balance.paidOut)}
+        detail="Sent to your payout account"
+        icon={Banknote}
+      />
     </div>
   );
 }

@@ -4,10 +4,10 @@ import { formatMoney, formatShortDateTime } from '../../../lib/format';
 import { useTimeZone } from '../../../lib/use-time-zone';
 import { cellClasses, DataTable } from './data-table';
 
-/** `due`: recorded for the Stagedoor team to pay (no payment provider). */
+/** What each status means: packages/shared/src/money.ts PAYOUT_STATUSES. */
 const statusBadges: Record<PayoutStatus, { label: string; tone: BadgeTone }> = {
   due: { label: 'Due', tone: 'warning' },
-  pending: { label: 'Pending', tone: 'neutral' },
+  in_transit: { label: 'In transit', tone: 'neutral' },
   paid: { label: 'Paid', tone: 'success' },
   failed: { label: 'Failed', tone: 'danger' },
 };

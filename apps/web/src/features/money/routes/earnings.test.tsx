@@ -5,7 +5,7 @@ import { aCreator, signedInAs, stubApi, type Handler } from '../../../test/api-s
 import { renderApp } from '../../../test/render-app';
 
 const earnings: Earnings = {
-  balance: { pending: 120.5, available: -5, reserved: 2.4, paidOut: 300 },
+  balance: { pending: 120.5, available: -5, reserved: 2.4, due: 80, paidOut: 300 },
   events: [
     {
       eventId: 1,
@@ -38,7 +38,7 @@ const earnings: Earnings = {
 
 const payouts: Payout[] = [
   { id: 3, amount: 80, status: 'due', createdAt: '2030-03-07T10:00:00.000Z', paidAt: null },
-  { id: 2, amount: 60, status: 'pending', createdAt: '2030-03-06T10:00:00.000Z', paidAt: null },
+  { id: 2, amount: 60, status: 'in_transit', createdAt: '2030-03-06T10:00:00.000Z', paidAt: null },
   {
     id: 1,
     amount: 300,
@@ -75,6 +75,7 @@ describe('earnings', () => {
     expect(within(region('Available')).getByText('−$5.00')).toBeInTheDocument();
     expect(within(region('Available')).getByText('Penalty owed')).toBeInTheDocument();
     expect(within(region('Reserved')).getByText('$2.40')).toBeInTheDocument();
+    expect(within(region('Due')).getByText('$80.00')).toBeInTheDocument();
     expect(within(region('Paid out')).getByText('$300.00')).toBeInTheDocument();
     expect(
       screen.getByText(
@@ -130,7 +131,7 @@ describe('earnings', () => {
       );
     expect(rows).toEqual([
       ['Mar 7, 2030, 10:00 AM UTC', '$80.00', 'Due'],
-      ['Mar 6, 2030, 10:00 AM UTC', '$60.00', 'Pending'],
+      ['Mar 6, 2030, 10:00 AM UTC', '$60.00', 'In transit'],
       ['Feb 1, 2030, 10:00 AM UTC', '$300.00', 'Paid'],
       ['Jan 1, 2030, 10:00 AM UTC', '$40.00', 'Failed'],
     ]);
@@ -139,7 +140,7 @@ describe('earnings', () => {
   it("says 'No sales yet.' and 'No payouts yet.' before the first sale", async () => {
     stubEarnings({
       'GET /earnings': {
-        body: { balance: { pending: 0, available: 0, reserved: 0, paidOut: 0 }, events: [] },
+        body: { balance: { pending: 0, available: 0, reserved: 0, due: 0, paidOut: 0 }, events: [] },
       },
       'GET /payouts': { body: [] },
     });

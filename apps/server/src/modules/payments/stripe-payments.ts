@@ -1,8 +1,14 @@
 import Stripe from 'stripe';
 import type { StripeConfig } from '../../config';
 import { AppError } from '../../errors';
-import type { Payment } from '../orders/order-lifecycle';
-import { PaymentRefusedError, type CardPayments, type CheckoutRequest } from './payments';
+import {
+  PaymentRefusedError,
+  type CardPayments,
+  type CheckoutRequest,
+  type Payment,
+  type PayoutRequest,
+  type Transfer,
+} from './payments';
 
 /**
  * The API version this code reads Stripe's objects in. Pinned, so that upgrading the SDK (whose types
@@ -38,9 +44,24 @@ function stripeClient(config: StripeConfig): Stripe {
   });
 }
 
-/** Stripe behind CardPayments: Checkout for fans, Connect Express accounts and transfers for creators. */
-export function createStripePayments(config: StripeConfig): CardPayments {
+/**
+ * How far back a payout's earlier transfer is looked for: the payout row is written before its first
+ * try, and Stripe's `created` is its own clock's.
+ */
+const TRANSFER_LOOKBACK_S = 10 * 60;
+
+/**
+ * Stripe behind CardPayments: Checkout for fans, Connect Express accounts and transfers for creators.
+ * `namespace` is this deployment's (db/deployment.ts): it prefixes every idempotency key and marks the
+ * metadata of every transfer, so deployments sharing a Stripe account never meet.
+ */
+export function createStripePayments(config: StripeConfig, namespace: string): CardPayments {
   const stripe = stripeClient(config);
+  const key = (name: string) => `${namespace}:${name}`;
+  const transferOf = (transfer: Stripe.Transfer): Transfer => ({
+    transferId: transfer.id,
+    destinationPaymentId: idOf(transfer.destination_payment) ?? '',
+  });
   return {
     async startCheckout(request) {
       const orderId = String(request.orderId);
@@ -65,7 +86,7 @@ export function createStripePayments(config: StripeConfig): CardPayments {
           success_url: request.successUrl,
           cancel_url: request.cancelUrl,
         },
-        { idempotencyKey: `checkout-order-${orderId}` },
+        { idempotencyKey: key(`checkout-order-${orderId}`) },
       );
       if (!session.url) throw new Error(`Stripe answered checkout session ${session.id} without a URL`);
       return { sessionId: session.id, url: session.url };
@@ -100,7 +121,7 @@ export function createStripePayments(config: StripeConfig): CardPayments {
             amount: order.totalCents,
             metadata: { orderId: String(order.id) },
           },
-          { idempotencyKey: `refund-order-${order.id}` },
+          { idempotencyKey: key(`refund-order-${order.id}`) },
         );
         return refund.id;
       } catch (error) {
@@ -116,21 +137,56 @@ export function createStripePayments(config: StripeConfig): CardPayments {
       }
     },
 
-    async transfer(payout, destinationAccountId) {
+    async availableBalance() {
+      const balance = await stripe.balance.retrieve();
+      return balance.available.find((funds) => funds.currency === 'usd')?.amount ?? 0;
+    },
+
+    async transfer(payout, destinationAccountId, attempt) {
       try {
         const transfer = await stripe.transfers.create(
           {
             amount: payout.amountCents,
             currency: 'usd',
             destination: destinationAccountId,
-            metadata: { payoutId: String(payout.id) },
+            metadata: transferMetadata(payout, namespace),
           },
-          { idempotencyKey: `payout-${payout.id}` },
+          { idempotencyKey: key(`payout-${payout.id}-attempt-${attempt}`) },
         );
-        return transfer.id;
+        return transferOf(transfer);
       } catch (error) {
         throw refusedOr(error);
       }
+    },
+
+    async findTransfer(payout, destinationAccountId) {
+      const metadata = transferMetadata(payout, namespace);
+      const since = Math.floor(payout.createdAt.getTime() / 1000) - TRANSFER_LOOKBACK_S;
+      for await (const transfer of stripe.transfers.list({
+        destination: destinationAccountId,
+        created: { gte: since },
+        limit: 100,
+      })) {
+        if (
+          transfer.metadata.payoutId === metadata.payoutId &&
+          transfer.metadata.deployment === metadata.deployment
+        ) {
+          return transferOf(transfer);
+        }
+      }
+      return null;
+    },
+
+    async paidOutPayments(accountId, bankPayoutId) {
+      const payments: string[] = [];
+      for await (const transaction of stripe.balanceTransactions.list(
+        { payout: bankPayoutId, type: 'payment', limit: 100 },
+        { stripeAccount: accountId },
+      )) {
+        const source = idOf(transaction.source);
+        if (source) payments.push(source);
+      }
+      return payments;
     },
 
     async createAccount(creator) {
@@ -142,7 +198,7 @@ export function createStripePayments(config: StripeConfig): CardPayments {
           // Fans pay the platform, which transfers each creator's share: transfers is all they need.
           capabilities: { transfers: { requested: true } },
         },
-        { idempotencyKey: `account-creator-${creator.id}` },
+        { idempotencyKey: key(`account-creator-${creator.id}`) },
       );
       return account.id;
     },
@@ -223,9 +279,19 @@ async function paymentOf(stripe: Stripe, paymentIntentId: string): Promise<Payme
 }
 
 export function paymentIntentIdOf(session: Stripe.Checkout.Session): string | null {
-  const intent = session.payment_intent;
-  return typeof intent === 'string' ? intent : (intent?.id ?? null);
+  return idOf(session.payment_intent);
 }
+
+/** The id of a field Stripe answers as an id, or as the object when expanded. */
+function idOf(field: string | { id: string } | null | undefined): string | null {
+  return typeof field === 'string' ? field : (field?.id ?? null);
+}
+
+/** What marks a transfer as this deployment's try of this payout, to find it again. */
+const transferMetadata = (payout: PayoutRequest, namespace: string) => ({
+  payoutId: String(payout.id),
+  deployment: namespace,
+});
 
 /** The checkout's end, in Unix seconds: see CHECKOUT_SLACK_S. */
 function checkoutExpiry(request: CheckoutRequest, now: Date): number {

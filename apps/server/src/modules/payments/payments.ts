@@ -1,0 +1,69 @@
+/** What the payment provider reports about a paid checkout. */
+export interface Payment {
+  paymentId: string;
+  processorFeeCents: number;
+}
+
+/** What Stripe Checkout needs to take a pending order's payment. */
+export interface CheckoutRequest {
+  orderId: number;
+  eventName: string;
+  quantity: number;
+  unitPriceCents: number;
+  customerEmail: string;
+  /** The hold's end: the checkout closes then. */
+  expiresAt: Date;
+  /** Where the provider sends the fan back after paying, and after giving up. */
+  successUrl: string;
+  cancelUrl: string;
+}
+
+/** A transfer to a creator's connected account, as the provider knows it. */
+export interface Transfer {
+  transferId: string;
+  /** The payment it made on the connected account: what that account's payouts to its bank list. */
+  destinationPaymentId: string;
+}
+
+/** A payout of ours (`payouts` row) as the provider is asked to send it. */
+export interface PayoutRequest {
+  id: number;
+  amountCents: number;
+  createdAt: Date;
+}
+
+/**
+ * The card payment provider (PAYMENT_PROVIDER=stripe); with `none` there is no such object and orders
+ * complete at once. Every call that moves money carries an idempotency key made of this deployment's
+ * namespace and our own ids, so a retry after a lost answer never moves it twice, and two deployments
+ * sharing one Stripe account (staging and production) never answer each other's keys.
+ */
+export interface CardPayments {
+  startCheckout(request: CheckoutRequest): Promise<{ sessionId: string; url: string }>;
+  /** Closes a checkout still open. A checkout paid meanwhile cannot close: its payment is the answer. */
+  expireCheckout(sessionId: string): Promise<Payment | null>;
+  /** Pays a paid order back in full; answers the provider's refund id. */
+  refund(order: { id: number; paymentId: string; totalCents: number }): Promise<string>;
+  /** What the platform's account may transfer now: its available balance, in cents. */
+  availableBalance(): Promise<number>;
+  /**
+   * Sends a payout to the creator's connected account. `attempt` numbers the tries: a try refused or
+   * unanswered is only made again, under a new idempotency key, after findTransfer found no transfer.
+   */
+  transfer(payout: PayoutRequest, destinationAccountId: string, attempt: number): Promise<Transfer>;
+  /** The transfer an earlier try of this payout made, if any (looked up by its metadata). */
+  findTransfer(payout: PayoutRequest, destinationAccountId: string): Promise<Transfer | null>;
+  /** The transfers' payments that a connected account's payout to its bank paid out. */
+  paidOutPayments(accountId: string, bankPayoutId: string): Promise<string[]>;
+  /** A new Express account for a creator; answers its id. */
+  createAccount(creator: { id: number; email: string }): Promise<string>;
+  /** The provider's onboarding page for the account. */
+  onboardingLink(accountId: string, urls: { returnUrl: string; refreshUrl: string }): Promise<string>;
+  /** Whether transfers can reach the account (onboarding finished). */
+  payoutsEnabled(accountId: string): Promise<boolean>;
+}
+
+/** The provider refused a call for good (not a network fault or an outage): retrying cannot help. */
+export class PaymentRefusedError extends Error {
+  override name = 'PaymentRefusedError';
+}
