@@ -26,12 +26,7 @@ export function BalanceCards({ balance }: { balance: Earnings['balance'] }) {
         detail={`Released after ${RESERVE_HOLD_DAYS} days`}
         icon={ShieldCheck}
       />
-      <StatCard
-        label="Due"
-        value={formatMoney(balance.due)}
-        detail="Payouts not yet sent"
-        icon={Hourglass}
-      />
+      <StatCard label="Due" value={formatMoney(balance.due)} detail="Payouts not yet sent" icon={Hourglass} />
       <StatCard
         label="Paid out"
         value={formatMoney(balance.paidOut)}
