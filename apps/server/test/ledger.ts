@@ -25,6 +25,8 @@ export async function balances(db: Database): Promise<Map<number, Partial<Record
     .groupBy(ledgerEntries.creatorId, ledgerEntries.account);
   const byCreator = new Map<number, Partial<Record<LedgerAccount, number>>>();
   for (const row of rows) {
+    // Money that is no creator's (a stray payment) belongs to no creator's balance.
+    if (row.creatorId === null) continue;
     byCreator.set(row.creatorId, { ...byCreator.get(row.creatorId), [row.account]: row.total });
   }
   return byCreator;
@@ -55,5 +57,9 @@ export async function earnedNet(db: Database): Promise<Map<number, { net: number
     .innerJoin(ledgerTransactions, eq(ledgerTransactions.id, ledgerEntries.transactionId))
     .where(sql`${ledgerTransactions.kind} in ('sale', 'refund', 'penalty')`)
     .groupBy(ledgerEntries.creatorId);
-  return new Map(rows.map((row) => [row.creatorId, { net: row.net, penalties: row.penalties }]));
+  return new Map(
+    rows.flatMap((row) =>
+      row.creatorId === null ? [] : [[row.creatorId, { net: row.net, penalties: row.penalties }]],
+    ),
+  );
 }

@@ -32,6 +32,8 @@ export const LEDGER_KINDS = [
   'payout',
   'transfer',
   'payout_reversal',
+  'stray_payment',
+  'stray_refund',
 ] as const;
 export type LedgerKind = (typeof LEDGER_KINDS)[number];
 
@@ -218,9 +220,8 @@ export const ledgerTransactions = pgTable(
     id: serial('id').primaryKey(),
     key: text('key').notNull(),
     kind: text('kind', { enum: LEDGER_KINDS }).notNull(),
-    creatorId: integer('creator_id')
-      .notNull()
-      .references(() => accounts.id),
+    // Null for money that is no creator's: a stray payment, paid back.
+    creatorId: integer('creator_id').references(() => accounts.id),
     eventId: integer('event_id').references(() => events.id),
     orderId: integer('order_id').references(() => orders.id),
     payoutId: integer('payout_id').references(() => payouts.id),
@@ -247,10 +248,8 @@ export const ledgerEntries = pgTable(
     account: text('account', { enum: LEDGER_ACCOUNTS }).notNull(),
     // What the amount is, for reports: gross, platform_fee, processor_fee, net, penalty, reserve, payout.
     line: text('line', { enum: LEDGER_LINES }).notNull(),
-    // The creator whose money it is, for the creator_* accounts; every row carries its event if any.
-    creatorId: integer('creator_id')
-      .notNull()
-      .references(() => accounts.id),
+    // The creator whose money it is (every creator_* row has one); every row carries its event if any.
+    creatorId: integer('creator_id').references(() => accounts.id),
     eventId: integer('event_id').references(() => events.id),
     amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
   },
@@ -358,6 +357,29 @@ export const passwordResets = pgTable(
   },
   (table) => [uniqueIndex('password_resets_token_hash_unique').on(table.tokenHash)],
 );
+
+export const STRAY_REASONS = ['foreign_checkout', 'amount_mismatch'] as const;
+
+/**
+ * A payment that reached the platform for no order of ours to take: a Checkout Session that names an
+ * order without being its own (a Payment Link with someone else's reference), or whose amount or
+ * currency is not the order's. It is paid back in full, never applied; the ledger books it and its
+ * refund (`stray:<payment id>`), so the provider's figures and ours still agree.
+ */
+export const strayPayments = pgTable('stray_payments', {
+  paymentId: text('payment_id').primaryKey(),
+  checkoutSessionId: text('checkout_session_id').notNull(),
+  // The order it named, if any: for the operator's report.
+  orderId: integer('order_id').references(() => orders.id),
+  reason: text('reason', { enum: STRAY_REASONS }).notNull(),
+  amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
+  processorFeeCents: integer('processor_fee_cents').notNull(),
+  // Set once the provider accepted the refund.
+  providerRefundId: text('provider_refund_id'),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+export type StrayPaymentRow = typeof strayPayments.$inferSelect;
 
 /**
  * One row: this deployment's random name, made by its first migration. It prefixes every idempotency key

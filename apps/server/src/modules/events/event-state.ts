@@ -1,6 +1,7 @@
 import { EVENT_DURATION_MS } from '@stagedoor/shared/event-state';
 import { and, eq, gt, isNull, lte, sql, type SQL } from 'drizzle-orm';
-import { events } from '../../db/schema';
+import type { Database } from '../../db/database';
+import { events, type EventRow } from '../../db/schema';
 
 /**
  * The rules of packages/shared/src/event-state.ts (`eventState`) as SQL conditions on the events table,
@@ -23,3 +24,30 @@ export const tookPlaceBy = (now: Instant): SQL =>
 
 /** Not cancelled: a cancelled event never sells, streams or pays out again. */
 export const notCancelled: SQL = isNull(events.cancelledAt);
+
+/**
+ * The facts eventState reads, and the creator, held until the caller's transaction ends: a cancellation
+ * (which locks the row FOR UPDATE) either waits for the caller and then sees what it did, or is seen by
+ * it. `share` lets decisions about one event run side by side; a caller that will then change the
+ * event's stock asks `no key update` (the lock that UPDATE takes), since two holders of a share lock
+ * that both upgrade it deadlock.
+ */
+export async function lockEventFacts(
+  tx: Database,
+  eventId: number,
+  strength: 'share' | 'no key update',
+): Promise<Pick<EventRow, 'id' | 'creatorId' | 'isActive' | 'cancelledAt' | 'date'>> {
+  const [event] = await tx
+    .select({
+      id: events.id,
+      creatorId: events.creatorId,
+      isActive: events.isActive,
+      cancelledAt: events.cancelledAt,
+      date: events.date,
+    })
+    .from(events)
+    .where(eq(events.id, eventId))
+    .for(strength);
+  if (!event) throw new Error(`event ${eventId} not found`);
+  return event;
+}

@@ -28,7 +28,8 @@ interface Movement {
   /** Names the movement: the same key is never applied twice (`sale:order:7`, `payout:3`). */
   key: string;
   kind: LedgerKind;
-  creatorId: number;
+  /** Whose money it is; null for money that is no creator's (a stray payment). */
+  creatorId: number | null;
   eventId?: number | null;
   orderId?: number | null;
   payoutId?: number | null;
@@ -257,6 +258,37 @@ export function payoutReversalOf(payout: PayoutFacts, at: Date): Movement {
     key: `payout_reversal:${payout.id}`,
     kind: 'payout_reversal',
     entries: entries.map((entry) => ({ ...entry, amountCents: -entry.amountCents })),
+  };
+}
+
+/** A payment that is no order's (schema.ts strayPayments): in, less the provider's fee, to be paid back. */
+type StrayFacts = { paymentId: string; amountCents: number; processorFeeCents: number };
+
+export function strayPaymentOf(stray: StrayFacts, at: Date): Movement {
+  return {
+    key: `stray:${stray.paymentId}`,
+    kind: 'stray_payment',
+    creatorId: null,
+    at,
+    entries: [
+      { account: 'buyers', line: 'gross', amountCents: -stray.amountCents },
+      { account: 'processor', line: 'processor_fee', amountCents: stray.processorFeeCents },
+      { account: 'platform', line: 'gross', amountCents: stray.amountCents - stray.processorFeeCents },
+    ],
+  };
+}
+
+/** The stray payment paid back in full: the platform bears the fee the provider kept. */
+export function strayRefundOf(stray: StrayFacts, at: Date): Movement {
+  return {
+    key: `stray_refund:${stray.paymentId}`,
+    kind: 'stray_refund',
+    creatorId: null,
+    at,
+    entries: [
+      { account: 'buyers', line: 'gross', amountCents: stray.amountCents },
+      { account: 'platform', line: 'gross', amountCents: -stray.amountCents },
+    ],
   };
 }
 

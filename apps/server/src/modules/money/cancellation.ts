@@ -17,7 +17,8 @@ import { assertOwner } from '../../policy';
 import { EVENT_NOT_FOUND_MESSAGE } from '../events/events.service';
 import { refundOrder } from '../orders/order-lifecycle';
 import { penaltyOf, post } from '../ledger/ledger';
-import { closeCheckouts, sendRefunds } from './settlement';
+import { sendRefunds } from './refunds';
+import { closeCheckouts } from './settlement';
 
 const ALREADY_CANCELLED_MESSAGE = 'This event is already cancelled';
 const ALREADY_ENDED_MESSAGE = 'This event has already ended and can no longer be cancelled';

@@ -87,7 +87,13 @@ async function race(expire: Expire) {
       if (!placed) return;
       const settle =
         n % 2 === 0
-          ? () => payOrder(app.deps.db, placed.order.id, { paymentId: `pi_${n}`, processorFeeCents: 0 }, now)
+          ? () =>
+              payOrder(
+                app.deps.db,
+                placed.order.id,
+                { paymentId: `pi_${n}`, amountCents: 1000, processorFeeCents: 0 },
+                now,
+              )
           : () => expire(app, placed.order.id);
       await Promise.all([settle(), settle()]);
     }),

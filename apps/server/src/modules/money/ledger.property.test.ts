@@ -143,7 +143,11 @@ async function apply(world: World, step: Action): Promise<void> {
       await payOrder(
         db,
         id,
-        { paymentId: `pi_${id}`, processorFeeCents: processorFee(order.totalCents) },
+        {
+          paymentId: `pi_${id}`,
+          amountCents: order.totalCents,
+          processorFeeCents: processorFee(order.totalCents),
+        },
         world.now,
       );
       return;
@@ -204,6 +208,13 @@ async function brokenRules(world: World): Promise<string[]> {
   }
   for (const event of world.events) {
     const [stored] = await db.select().from(events).where(eq(events.id, event.id));
+    const [completedOnCancelled] = await db
+      .select({ id: orders.id })
+      .from(orders)
+      .where(and(eq(orders.eventId, event.id), eq(orders.status, 'completed')));
+    if (stored?.cancelledAt && completedOnCancelled) {
+      broken.push(`order ${completedOnCancelled.id} is completed on cancelled event ${event.id}`);
+    }
     // Refunded tickets stay taken (refunds only come once an event stops selling), unless the payment
     // came too late to take any.
     const [taken] = await db
@@ -219,7 +230,8 @@ async function brokenRules(world: World): Promise<string[]> {
         ),
       );
     if (stored && stored.sold > stored.maxTickets) broken.push(`event ${event.id} oversold`);
-    if (stored && stored.sold !== (taken?.tickets ?? 0)) {
+    // A cancelled event never sells again: a payment landing after it may be refunded without tickets.
+    if (stored && !stored.cancelledAt && stored.sold !== (taken?.tickets ?? 0)) {
       broken.push(`event ${event.id} counts ${stored.sold} sold for ${taken?.tickets ?? 0} taken`);
     }
   }

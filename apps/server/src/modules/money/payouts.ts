@@ -38,6 +38,8 @@ export async function payOut(deps: PayoutDeps, now: Date): Promise<void> {
     .having(gt(sum(ledgerEntries.amountCents), sql`0`))
     .limit(BATCH);
   for (const { creatorId } of creators) {
+    // A creator_available row always names its creator.
+    if (creatorId === null) continue;
     await deps.db.transaction(async (tx) => {
       const creator = await lockCreator(tx, creatorId);
       if (deps.payments && !(creator.stripeAccountId && creator.stripePayoutsEnabled)) return;

@@ -3,7 +3,7 @@ import {
   RESERVE_HOLD_DAYS,
   RESERVE_UNTIL_COMPLETED_EVENTS,
 } from '@stagedoor/shared/money';
-import { and, asc, count, eq, gt, isNotNull, isNull, lte, notExists, sql } from 'drizzle-orm';
+import { and, asc, count, eq, gt, lte, notExists, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Database } from '../../db/database';
 import { events, ledgerTransactions, orders } from '../../db/schema';
@@ -12,6 +12,7 @@ import { tookPlaceBy } from '../events/event-state';
 import { expireOrder, payOrder } from '../orders/order-lifecycle';
 import { balanceOf, post, releaseOf, reserveReleaseOf } from '../ledger/ledger';
 import { lockCreator, payOut, sendPayouts } from './payouts';
+import { sendRefunds } from './refunds';
 
 const MINUTE_MS = 60_000;
 /** An event's net becomes available this long after it took place (event-state's tookPlace). */
@@ -129,31 +130,12 @@ async function releaseReserves(db: Database, now: Date): Promise<void> {
     )
     .limit(BATCH);
   for (const { id, creatorId } of due) {
-    if (id === null) continue;
+    // A release always names its event and creator.
+    if (id === null || creatorId === null) continue;
     await db.transaction(async (tx) => {
       await lockCreator(tx, creatorId);
       const reserve = await balanceOf(tx, creatorId, 'creator_reserve', id);
       await post(tx, reserveReleaseOf({ id, creatorId }, reserve, now));
     });
-  }
-}
-
-/** Paid orders refunded in the ledger whose money the provider has not yet sent back. */
-export async function sendRefunds(deps: SettlementDeps): Promise<void> {
-  if (!deps.payments) return;
-  const due = await deps.db
-    .select()
-    .from(orders)
-    .where(and(eq(orders.status, 'refunded'), isNotNull(orders.paymentId), isNull(orders.providerRefundId)))
-    .orderBy(asc(orders.id))
-    .limit(BATCH);
-  for (const order of due) {
-    if (!order.paymentId) continue;
-    try {
-      const refundId = await deps.payments.refund({ ...order, paymentId: order.paymentId });
-      await deps.db.update(orders).set({ providerRefundId: refundId }).where(eq(orders.id, order.id));
-    } catch (error) {
-      deps.log.warn({ err: error, orderId: order.id }, 'refund not sent; retrying next run');
-    }
   }
 }

@@ -6,7 +6,9 @@ import { z } from 'zod';
 import { accounts, stripeEvents } from '../../db/schema';
 import type { Deps } from '../../deps';
 import { expireOrder, payOrder } from '../orders/order-lifecycle';
+import { ordersOfCheckout } from '../orders/orders.service';
 import { bankPayoutPaid } from './payouts';
+import { refuseStrayPayment, sendRefunds } from './refunds';
 import type { CardPayments } from '../payments/payments';
 import { createStripeWebhooks, paymentIntentIdOf, type StripeWebhooks } from '../payments/stripe-payments';
 import { ID_MAX } from '@stagedoor/shared/limits';
@@ -88,8 +90,11 @@ async function applyStripeEvent(
 }
 
 /**
- * The fan paid: the order completes with the fee Stripe kept. A payment that arrives after the hold
- * ran out takes the tickets again, or is refunded when they are gone (payOrder).
+ * A checkout was paid. Only the order's own checkout, for the order's amount in dollars, pays it (and a
+ * payment that arrives after the hold ran out takes the tickets again, or is refunded: payOrder). A
+ * paid checkout that names one of our orders without being its own, or for another amount, is paid
+ * back and logged, never applied: anyone can make a Payment Link carrying an order's number. A checkout
+ * naming no order of ours is not ours to take or to refund.
  */
 async function checkoutPaid(
   deps: WebhookDeps,
@@ -97,24 +102,34 @@ async function checkoutPaid(
   session: Stripe.Checkout.Session,
   now: Date,
 ): Promise<void> {
-  const orderId = orderIdOf(session);
-  const paymentIntentId = paymentIntentIdOf(session);
-  if (orderId === null || !paymentIntentId) {
+  const paymentId = paymentIntentIdOf(session);
+  const namedOrderId = orderIdOf(session);
+  const { own, named } = await ordersOfCheckout(deps, { sessionId: session.id, namedOrderId });
+  if (!paymentId || (!own && namedOrderId === null)) {
     deps.log.warn({ sessionId: session.id }, 'a paid Stripe checkout names no order of ours; ignored');
     return;
   }
-  const order = await payOrder(deps.db, orderId, await stripe.paymentOf(paymentIntentId), now);
-  if (!order)
-    deps.log.warn({ sessionId: session.id, orderId }, 'a paid Stripe checkout names an unknown order');
-  else if (order.refundReason === 'late_payment') {
-    deps.log.warn({ orderId }, 'a payment arrived after its tickets were sold again; it will be refunded');
+  const payment = await stripe.paymentOf(paymentId);
+  const paysOwnOrder = own && session.amount_total === own.totalCents && session.currency === 'usd';
+  if (!paysOwnOrder) {
+    const reason = own ? 'amount_mismatch' : 'foreign_checkout';
+    const orderId = (own ?? named)?.id ?? null;
+    await refuseStrayPayment(deps, { checkoutSessionId: session.id, orderId, reason }, payment, now);
+    return;
   }
+  const order = await payOrder(deps.db, own.id, payment, now);
+  if (order?.status !== 'refunded') return;
+  deps.log.warn({ orderId: own.id, reason: order.refundReason }, 'a payment that cannot be kept; refunded');
+  await sendRefunds(deps);
 }
 
-/** The checkout closed unpaid, or its bank payment failed: the hold ends and the tickets go back on sale. */
+/**
+ * The checkout closed unpaid, or its bank payment failed: the hold of the order it was opened for ends
+ * and the tickets go back on sale. Another checkout naming the order changes nothing.
+ */
 async function checkoutUnpaid(deps: WebhookDeps, session: Stripe.Checkout.Session): Promise<void> {
-  const orderId = orderIdOf(session);
-  if (orderId !== null) await expireOrder(deps.db, orderId);
+  const { own } = await ordersOfCheckout(deps, { sessionId: session.id, namedOrderId: null });
+  if (own) await expireOrder(deps.db, own.id);
 }
 
 /**

@@ -18,7 +18,8 @@ import { deploymentKey, stripeEnvOf, stripeWorld } from '../../../test/stripe-wo
 import { createTestApp } from '../../../test/test-app';
 import { accounts, orders, stripeEvents } from '../../db/schema';
 import { createStripeWebhooks } from '../payments/stripe-payments';
-import { expireHolds, sendRefunds } from './settlement';
+import { sendRefunds } from './refunds';
+import { expireHolds } from './settlement';
 
 const HOLD_MS = 30 * 60_000;
 
@@ -370,6 +371,7 @@ describe('Stripe behind CardPayments', () => {
     expect(standIn.get(open.sessionId)).toMatchObject({ status: 'expired' });
     expect(await payments().expireCheckout(paid.sessionId)).toEqual({
       paymentId: standIn.get(paid.sessionId).payment_intent,
+      amountCents: 3000,
       processorFeeCents: 123,
     });
     expect(await payments().expireCheckout('cs_test_unknown')).toBeNull();

@@ -1,18 +1,20 @@
 import type { OrderStatus } from '@stagedoor/shared/orders';
 import type { Database } from '../../db/database';
 import type { OrderRow, RefundReason } from '../../db/schema';
+import { eventState } from '@stagedoor/shared/event-state';
+import { lockEventFacts } from '../events/event-state';
 import { giveBackTickets, retakeTickets, takeTickets } from '../events/stock';
 import { feeBpsOf, platformFeeBps, post, refundOf, saleOf } from '../ledger/ledger';
 import { queueReceipt, queueReceiptOf, queueRefundNotice } from '../mail/outbox';
 import type { Payment } from '../payments/payments';
 import {
-  creatorOfEvent,
   insertOrder,
   lockBuyerAndReadEvent,
   lockOrder,
   MAX_OPEN_CHECKOUTS,
   moveOrder,
   openCheckoutsOf,
+  recordProviderRefund,
   ticketsHeldBy,
   type OrderWithEvent,
   type Purchase,
@@ -119,8 +121,9 @@ export async function expireOrder(db: Database, orderId: number): Promise<OrderR
 /**
  * The provider says the order is paid. A pending order completes and its sale enters the ledger. An
  * order whose hold ran out meanwhile takes its tickets again if they are still there (the fan paid);
- * when they are gone, or the event was cancelled, it is refunded in full (the refund job pays it back).
- * An order in any other status is left as it is: the payment was already applied.
+ * when they are gone it is refunded in full (the refund job pays it back). An order of a cancelled event
+ * is refunded whenever its payment lands: cancelled means refunded, always. An order in any other
+ * status is left as it is: the payment was already applied.
  */
 export async function payOrder(
   db: Database,
@@ -131,15 +134,24 @@ export async function payOrder(
   return db.transaction(async (tx) => {
     const held = await lockOrder(tx, orderId);
     if (!held || !canMove(held.status, 'completed')) return held;
-    const retaken = held.status === 'pending' || (await retakeTickets(tx, held.eventId, held.quantity));
+    // An expired order takes its tickets again: the lock it will need for that, taken now.
+    const event = await lockEventFacts(
+      tx,
+      held.eventId,
+      held.status === 'expired' ? 'no key update' : 'share',
+    );
+    const { cancelled } = eventState(event, now);
+    const retaken =
+      held.status === 'pending' || (!cancelled && (await retakeTickets(tx, held.eventId, held.quantity)));
     const order = await moveOrder(tx, orderId, MOVES_INTO.completed, {
       status: 'completed',
       completedAt: now,
-      ...payment,
+      paymentId: payment.paymentId,
+      processorFeeCents: payment.processorFeeCents,
     });
     if (!order) throw new Error(`order ${orderId} left ${held.status} under its lock`);
-    const event = await creatorOfEvent(tx, order.eventId);
     await post(tx, saleOf(order, event.creatorId, await platformFeeBps(tx, event), now));
+    if (cancelled) return refundOrder(tx, order, event.creatorId, 'cancelled', now);
     if (!retaken) return refundOrder(tx, order, event.creatorId, 'late_payment', now);
     await queueReceipt(tx, order.id);
     return order;
@@ -166,4 +178,9 @@ export async function refundOrder(
   await post(tx, await refundOf(tx, refunded, creatorId, now));
   await queueRefundNotice(tx, refunded.id, reason);
   return refunded;
+}
+
+/** The provider accepted a refunded order's refund: recorded once, so it is never asked again. */
+export async function refundSent(db: Database, orderId: number, refundId: string): Promise<void> {
+  await recordProviderRefund(db, orderId, refundId);
 }

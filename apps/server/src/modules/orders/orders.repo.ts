@@ -1,4 +1,4 @@
-import { and, count, desc, eq, inArray, min, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNull, min, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Database } from '../../db/database';
 import type { OrderStatus } from '@stagedoor/shared/orders';
@@ -111,17 +111,12 @@ export async function moveOrder(
   return order ?? null;
 }
 
-/** The creator of an order's event, as the sale's and the refund's movements name them. */
-export async function creatorOfEvent(
-  tx: Database,
-  eventId: number,
-): Promise<{ id: number; creatorId: number }> {
-  const [event] = await tx
-    .select({ id: events.id, creatorId: events.creatorId })
-    .from(events)
-    .where(eq(events.id, eventId));
-  if (!event) throw new Error(`event ${eventId} not found`);
-  return event;
+/** A refunded order's refund at the provider, once it accepted it; set once. */
+export async function recordProviderRefund(db: Database, orderId: number, refundId: string): Promise<void> {
+  await db
+    .update(orders)
+    .set({ providerRefundId: refundId })
+    .where(and(eq(orders.id, orderId), eq(orders.status, 'refunded'), isNull(orders.providerRefundId)));
 }
 
 export async function findOrderByIdempotencyKey(
@@ -144,6 +139,12 @@ export async function findOrderById(db: Database, id: number): Promise<OrderWith
     .innerJoin(events, eq(events.id, orders.eventId))
     .where(eq(orders.id, id));
   return row ?? null;
+}
+
+/** The order a checkout was opened for (its own session), or null. */
+export async function findOrderByCheckout(db: Database, sessionId: string): Promise<OrderRow | null> {
+  const [order] = await db.select().from(orders).where(eq(orders.checkoutSessionId, sessionId));
+  return order ?? null;
 }
 
 /** The provider's checkout for a pending order, recorded once it is open. */

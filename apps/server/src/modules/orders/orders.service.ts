@@ -4,13 +4,14 @@ import { eventState } from '@stagedoor/shared/event-state';
 import { formatDollars } from '@stagedoor/shared/money';
 import type { CreateOrderRequest, Order, OrderListQuery, OrderSummary } from '@stagedoor/shared/orders';
 import { violatedUniqueIndex } from '../../db/database';
-import { ORDER_IDEMPOTENCY_INDEX, type AccountRow } from '../../db/schema';
+import { ORDER_IDEMPOTENCY_INDEX, type AccountRow, type OrderRow } from '../../db/schema';
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
 import { isCreatorOf } from '../../policy';
 import { EVENT_CANCELLED_MESSAGE, EVENT_NOT_FOUND_MESSAGE, findEvent } from '../events/events.service';
 import { maxPerBuyerOf } from '../events/per-buyer';
 import {
+  findOrderByCheckout,
   findOrderById,
   findOrderByIdempotencyKey,
   listOrdersOf,
@@ -213,6 +214,22 @@ export async function getOrder(deps: Pick<Deps, 'db'>, account: AccountRow, id: 
   if (!found || found.order.accountId !== account.id)
     throw new AppError('NOT_FOUND', ORDER_NOT_FOUND_MESSAGE);
   return toOrder(found);
+}
+
+/**
+ * The orders a provider's checkout concerns: the one it was opened for, and the one it names (its
+ * metadata, which anyone making a Payment Link can set), for money to tell its own payments from others.
+ */
+export async function ordersOfCheckout(
+  deps: Pick<Deps, 'db'>,
+  checkout: { sessionId: string; namedOrderId: number | null },
+): Promise<{ own: OrderRow | null; named: OrderRow | null }> {
+  const own = await findOrderByCheckout(deps.db, checkout.sessionId);
+  const named =
+    checkout.namedOrderId === null
+      ? null
+      : ((await findOrderById(deps.db, checkout.namedOrderId))?.order ?? null);
+  return { own, named };
 }
 
 function toOrder({ order, event }: OrderWithEvent): Order {

@@ -1,7 +1,18 @@
-/** What the payment provider reports about a paid checkout. */
+/** What the payment provider reports about a payment, in the platform's currency (USD cents). */
 export interface Payment {
   paymentId: string;
+  /** What it charged. */
+  amountCents: number;
+  /** What it kept of it. */
   processorFeeCents: number;
+}
+
+/** A payment to pay back in full: its key names what is refunded (`order-7`, `payment-pi_…`). */
+export interface RefundRequest {
+  key: string;
+  paymentId: string;
+  amountCents: number;
+  metadata: Record<string, string>;
 }
 
 /** What Stripe Checkout needs to take a pending order's payment. */
@@ -42,8 +53,8 @@ export interface CardPayments {
   startCheckout(request: CheckoutRequest): Promise<{ sessionId: string; url: string }>;
   /** Closes a checkout still open. A checkout paid meanwhile cannot close: its payment is the answer. */
   expireCheckout(sessionId: string): Promise<Payment | null>;
-  /** Pays a paid order back in full; answers the provider's refund id. */
-  refund(order: { id: number; paymentId: string; totalCents: number }): Promise<string>;
+  /** Pays a payment back in full; answers the provider's refund id. */
+  refund(request: RefundRequest): Promise<string>;
   /** What the platform's account may transfer now: its available balance, in cents. */
   availableBalance(): Promise<number>;
   /**

@@ -113,15 +113,11 @@ export function createStripePayments(config: StripeConfig, namespace: string): C
       }
     },
 
-    async refund(order) {
+    async refund(request) {
       try {
         const refund = await stripe.refunds.create(
-          {
-            payment_intent: order.paymentId,
-            amount: order.totalCents,
-            metadata: { orderId: String(order.id) },
-          },
-          { idempotencyKey: key(`refund-order-${order.id}`) },
+          { payment_intent: request.paymentId, amount: request.amountCents, metadata: request.metadata },
+          { idempotencyKey: key(`refund-${request.key}`) },
         );
         return refund.id;
       } catch (error) {
@@ -130,7 +126,7 @@ export function createStripePayments(config: StripeConfig, namespace: string): C
           error instanceof Stripe.errors.StripeInvalidRequestError &&
           error.code === 'charge_already_refunded'
         ) {
-          const { data } = await stripe.refunds.list({ payment_intent: order.paymentId, limit: 1 });
+          const { data } = await stripe.refunds.list({ payment_intent: request.paymentId, limit: 1 });
           if (data[0]) return data[0].id;
         }
         throw refusedOr(error);
@@ -275,7 +271,7 @@ async function paymentOf(stripe: Stripe, paymentIntentId: string): Promise<Payme
   if (!transaction || typeof transaction === 'string') {
     throw new Error(`payment ${paymentIntentId} has no balance transaction yet`);
   }
-  return { paymentId: intent.id, processorFeeCents: transaction.fee };
+  return { paymentId: intent.id, amountCents: transaction.amount, processorFeeCents: transaction.fee };
 }
 
 export function paymentIntentIdOf(session: Stripe.Checkout.Session): string | null {
