@@ -92,9 +92,10 @@ export async function stripeWorld(env: Record<string, string> = {}) {
   /** A paid order of `quantity` tickets at `price` for a new event of the creator. */
   async function paidOrder(creator: TestAccount, price: number, quantity: number) {
     const event = await createEvent(app, creator, { price, maxTickets: 10 });
-    const paid = await checkout(await createUser(app), event.id, quantity);
+    const buyer = await createUser(app);
+    const paid = await checkout(buyer, event.id, quantity);
     await deliverOk(standIn.pay(paid.sessionId));
-    return { event, order: await storedOrder(paid.order.id), sessionId: paid.sessionId };
+    return { event, buyer, order: await storedOrder(paid.order.id), sessionId: paid.sessionId };
   }
 
   /** Moves the event three days back: it took place, and its earnings are due for release. */

@@ -16,6 +16,8 @@ export const RESERVE_HOLD_DAYS = 30;
 export const PENALTY_NOTICE_HOURS = 24;
 /** Spec's "1h 30min": an event ends this long after its start. */
 export const EVENT_DURATION_MINUTES = 90;
+/** What a creator pays for a dispute (a chargeback) on one of their sales; given back if it is won. */
+export const DISPUTE_FEE_CENTS = 1500;
 /** A creator's net for an event becomes available this long after the event ends. */
 export const PAYOUT_DELAY_HOURS = 24;
 

@@ -27,10 +27,19 @@ export const ZIdempotencyKey = z
 
 /**
  * pending: tickets held while the buyer pays; completed: paid (or free of charge without a payment
- * provider); expired: the hold ran out and the tickets went back on sale; refunded: paid back in full.
+ * provider); expired: the hold ran out and the tickets went back on sale; refunded: paid back in full;
+ * disputed: the buyer's bank took the payment back (a chargeback), the tickets no longer admit them.
  */
-export const ORDER_STATUSES = ['pending', 'completed', 'expired', 'refunded'] as const;
+export const ORDER_STATUSES = ['pending', 'completed', 'expired', 'refunded', 'disputed'] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+/**
+ * A refunded order's money on its way back: pending until the payment provider reports it sent,
+ * succeeded, or failed (the card was closed, say: Stagedoor's team sees it and pays the fan another way).
+ * The fan sees "Refund pending" until it succeeded, never "Refunded" before.
+ */
+export const REFUND_STATUSES = ['pending', 'succeeded', 'failed'] as const;
+export type RefundStatus = (typeof REFUND_STATUSES)[number];
 
 /** GET /orders/{id} */
 export const ZOrderIdParams = z.object({ id: positiveId('Order id') });
@@ -48,6 +57,8 @@ export const ZOrder = z.object({
   checkoutUrl: z.string().nullable(),
   /** When a pending order's hold runs out (ISO 8601, UTC); null otherwise. */
   expiresAt: z.string().nullable(),
+  /** A refunded order's refund: REFUND_STATUSES; null for an order not refunded. */
+  refundStatus: z.enum(REFUND_STATUSES).nullable(),
   event: z.object({
     id: z.number().int(),
     name: z.string(),

@@ -1,6 +1,6 @@
 import { ROLES } from '@stagedoor/shared/accounts';
 import { PAYOUT_STATUSES } from '@stagedoor/shared/money';
-import { ORDER_STATUSES } from '@stagedoor/shared/orders';
+import { ORDER_STATUSES, REFUND_STATUSES } from '@stagedoor/shared/orders';
 import type { ImageMimeType } from '@stagedoor/shared/limits';
 import { sql } from 'drizzle-orm';
 import {
@@ -20,8 +20,11 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 
-export const REFUND_REASONS = ['cancelled', 'outage', 'late_payment'] as const;
+/** Why an order was refunded: its event cancelled, an outage, a payment too late for any ticket, or a refund made in the payment provider's own dashboard. */
+export const REFUND_REASONS = ['cancelled', 'outage', 'late_payment', 'dashboard'] as const;
 export type RefundReason = (typeof REFUND_REASONS)[number];
+
+export const DISPUTE_STATUSES = ['open', 'won', 'lost'] as const;
 
 export const LEDGER_KINDS = [
   'sale',
@@ -34,6 +37,8 @@ export const LEDGER_KINDS = [
   'payout_reversal',
   'stray_payment',
   'stray_refund',
+  'dispute',
+  'dispute_reversal',
 ] as const;
 export type LedgerKind = (typeof LEDGER_KINDS)[number];
 
@@ -62,6 +67,7 @@ export const LEDGER_LINES = [
   'penalty',
   'reserve',
   'payout',
+  'dispute',
 ] as const;
 export type LedgerLine = (typeof LEDGER_LINES)[number];
 
@@ -193,11 +199,22 @@ export const orders = pgTable(
     refundReason: text('refund_reason', { enum: REFUND_REASONS }),
     // Set once the provider has accepted the refund; a paid order refunded without it is retried.
     providerRefundId: text('provider_refund_id'),
+    refundStatus: text('refund_status', { enum: REFUND_STATUSES }),
+    // Why the provider could not send the refund, as it said.
+    refundFailure: text('refund_failure'),
+    // A chargeback of the order's payment: the provider's dispute, open until won or lost.
+    disputeId: text('dispute_id'),
+    disputeStatus: text('dispute_status', { enum: DISPUTE_STATUSES }),
   },
   (table) => [
     check('orders_quantity_check', sql`${table.quantity} > 0`),
-    check('orders_status_check', sql`${table.status} IN ('pending', 'completed', 'expired', 'refunded')`),
+    check(
+      'orders_status_check',
+      sql`${table.status} IN ('pending', 'completed', 'expired', 'refunded', 'disputed')`,
+    ),
     uniqueIndex('orders_checkout_session_id_unique').on(table.checkoutSessionId),
+    uniqueIndex('orders_payment_id_unique').on(table.paymentId),
+    uniqueIndex('orders_provider_refund_id_unique').on(table.providerRefundId),
     index('orders_status_expires_at_index').on(table.status, table.expiresAt),
     index('orders_account_id_event_id_index').on(table.accountId, table.eventId),
     // Rows without a key never conflict: PostgreSQL treats NULLs as distinct.
@@ -374,8 +391,9 @@ export const strayPayments = pgTable('stray_payments', {
   reason: text('reason', { enum: STRAY_REASONS }).notNull(),
   amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
   processorFeeCents: integer('processor_fee_cents').notNull(),
-  // Set once the provider accepted the refund.
+  // Set once the provider accepted the refund, then its progress as the provider reports it.
   providerRefundId: text('provider_refund_id'),
+  refundStatus: text('refund_status', { enum: REFUND_STATUSES }),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
 

@@ -140,6 +140,7 @@ export function anOrder(overrides: Partial<Order> = {}): Order {
     createdAt: daysFromNow(-1),
     checkoutUrl: null,
     expiresAt: null,
+    refundStatus: null,
     event: { id: 4, name: 'Jazz Night', image: 'jazz.png', date: daysFromNow(7) },
     ...overrides,
   };

@@ -1,6 +1,10 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
+
+// A screen's first render loads its code-split chunk: on a loaded machine that takes more than the
+// library's default second. findBy… and waitFor wait for what the user would see, up to this long.
+configure({ asyncUtilTimeout: 10_000 });
 
 // jsdom implements neither scrolling, object URLs, ResizeObserver nor IntersectionObserver; the app and
 // Headless UI use them. A test that needs an observer to report replaces it (see the event list test).

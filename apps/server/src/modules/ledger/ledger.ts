@@ -1,5 +1,6 @@
 import {
   CANCELLATION_PENALTY_BPS,
+  DISPUTE_FEE_CENTS,
   FOUNDING_PARTNER_FEE_BPS,
   PLATFORM_FEE_BPS,
   RESERVE_BPS,
@@ -289,6 +290,114 @@ export function strayRefundOf(stray: StrayFacts, at: Date): Movement {
       { account: 'buyers', line: 'gross', amountCents: stray.amountCents },
       { account: 'platform', line: 'gross', amountCents: -stray.amountCents },
     ],
+  };
+}
+
+interface DisputeFacts {
+  disputeId: string;
+  /** The creator charged for it; null when the platform bears it alone (the order was no sale any more). */
+  creatorId: number | null;
+  /** What the provider withdrew as its fee. */
+  feeCents: number;
+  /** Whether the event's earnings were released: the sale's net is then in the available balance. */
+  released: boolean;
+  at: Date;
+}
+
+/**
+ * A chargeback: the buyer gets the gross back and the provider keeps its fee, both withdrawn from the
+ * platform. The creator is charged what they earned on the order, where it sits now, and the Terms'
+ * dispute fee (DISPUTE_FEE_CENTS, which may take their available balance below zero: a debt later
+ * earnings pay back); the platform bears the rest.
+ */
+export async function disputeOf(tx: Database, order: PaidOrder, dispute: DisputeFacts): Promise<Movement> {
+  const entries: Entry[] = [
+    { account: 'buyers', line: 'gross', amountCents: order.totalCents },
+    { account: 'processor', line: 'dispute', amountCents: dispute.feeCents },
+  ];
+  if (dispute.creatorId !== null) {
+    const net = (await entriesOf(tx, `sale:order:${order.id}`)).get('net') ?? 0;
+    const account = dispute.released ? 'creator_available' : 'creator_pending';
+    entries.push(
+      { account, line: 'net', amountCents: -net },
+      { account: 'creator_available', line: 'dispute', amountCents: -DISPUTE_FEE_CENTS },
+    );
+  }
+  return {
+    key: `dispute:${dispute.disputeId}`,
+    kind: 'dispute',
+    creatorId: dispute.creatorId,
+    eventId: order.eventId,
+    orderId: order.id,
+    at: dispute.at,
+    entries: balancedBy('platform', 'dispute', entries),
+  };
+}
+
+/**
+ * A dispute won: every amount the dispute moved goes back where it came from, the provider's fee as
+ * far as it gave it back (`feeBackCents`); the platform bears the rest.
+ */
+export async function disputeReversalOf(
+  tx: Database,
+  disputeId: string,
+  feeBackCents: number,
+  at: Date,
+): Promise<Movement> {
+  const dispute = await movementOf(tx, `dispute:${disputeId}`);
+  const entries: Entry[] = dispute.entries
+    .filter((entry) => entry.account !== 'platform')
+    .map((entry) => ({
+      ...entry,
+      amountCents: entry.account === 'processor' ? -feeBackCents : -entry.amountCents,
+    }));
+  return {
+    ...dispute,
+    key: `dispute_reversal:${disputeId}`,
+    kind: 'dispute_reversal',
+    at,
+    entries: balancedBy('platform', 'dispute', entries),
+  };
+}
+
+/** The entries, and one more into `account` that makes them sum to zero. */
+function balancedBy(account: LedgerAccount, line: LedgerLine, entries: Entry[]): Entry[] {
+  const total = entries.reduce((sum, entry) => sum + entry.amountCents, 0);
+  return [...entries, { account, line, amountCents: -total }];
+}
+
+/** Whether an event's earnings were released (its first release movement exists). */
+export async function eventReleased(tx: Database, eventId: number): Promise<boolean> {
+  const [release] = await tx
+    .select({ id: ledgerTransactions.id })
+    .from(ledgerTransactions)
+    .where(and(eq(ledgerTransactions.eventId, eventId), eq(ledgerTransactions.kind, 'release')))
+    .limit(1);
+  return release !== undefined;
+}
+
+/** A movement as it was written: who and what it concerns, and its entries. */
+async function movementOf(tx: Database, key: string): Promise<Omit<Movement, 'at'>> {
+  const rows = await tx
+    .select({ transaction: ledgerTransactions, entry: ledgerEntries })
+    .from(ledgerTransactions)
+    .innerJoin(ledgerEntries, eq(ledgerEntries.transactionId, ledgerTransactions.id))
+    .where(eq(ledgerTransactions.key, key));
+  const [first] = rows;
+  if (!first) throw new Error(`no movement ${key}`);
+  const { transaction } = first;
+  return {
+    key,
+    kind: transaction.kind,
+    creatorId: transaction.creatorId,
+    eventId: transaction.eventId,
+    orderId: transaction.orderId,
+    payoutId: transaction.payoutId,
+    entries: rows.map(({ entry }) => ({
+      account: entry.account,
+      line: entry.line,
+      amountCents: entry.amountCents,
+    })),
   };
 }
 

@@ -69,6 +69,18 @@ const streamUrl = (links: MailLinks, facts: ShowFacts) => `${links.siteUrl}/even
 const remindersFooter = (links: MailLinks, accountId: number) =>
   `You get this because you hold a ticket. Turn reminders off: ${links.remindersOff(accountId)}`;
 
+/** Why a refund notice is sent, in its first line. */
+const REFUND_OPENINGS: Record<MailFacts['refund']['reason'], (facts: MailFacts['refund']) => string> = {
+  cancelled: (facts) =>
+    `Hi ${facts.firstName}, ${facts.eventName} (${showTime(facts)}) was cancelled by its creator.`,
+  outage: (facts) =>
+    `Hi ${facts.firstName}, ${facts.eventName} was disrupted by a Stagedoor outage. We are sorry.`,
+  late_payment: (facts) =>
+    `Hi ${facts.firstName}, your payment for ${facts.eventName} arrived after your tickets were released, and they were sold out by then.`,
+  dashboard: (facts) =>
+    `Hi ${facts.firstName}, the Stagedoor team refunded your order for ${facts.eventName}.`,
+};
+
 const RENDER: { [Kind in MailKind]: (facts: MailFacts[Kind], links: MailLinks) => RenderedMail } = {
   welcome: (facts, links) =>
     plain(
@@ -146,11 +158,7 @@ const RENDER: { [Kind in MailKind]: (facts: MailFacts[Kind], links: MailLinks) =
   refund: (facts, links) =>
     plain(
       layout(`Refund for ${facts.eventName}`, [
-        facts.reason === 'cancelled'
-          ? `Hi ${facts.firstName}, ${facts.eventName} (${showTime(facts)}) was cancelled by its creator.`
-          : facts.reason === 'outage'
-            ? `Hi ${facts.firstName}, ${facts.eventName} was disrupted by a Stagedoor outage. We are sorry.`
-            : `Hi ${facts.firstName}, your payment for ${facts.eventName} arrived after your tickets were released, and they were sold out by then.`,
+        REFUND_OPENINGS[facts.reason](facts),
         `Order #${facts.orderId} is refunded in full: ${formatDollars(facts.totalCents)}. Card refunds take 5 to 10 days to appear.`,
         { button: 'Find another show', url: `${links.siteUrl}/events` },
       ]),

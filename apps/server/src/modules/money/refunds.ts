@@ -2,7 +2,7 @@ import { and, asc, eq, isNotNull, isNull } from 'drizzle-orm';
 import { orders, strayPayments, type StrayPaymentRow } from '../../db/schema';
 import type { Deps } from '../../deps';
 import { post, strayPaymentOf, strayRefundOf } from '../ledger/ledger';
-import { refundSent } from '../orders/order-lifecycle';
+import { refundProgress, refundSent } from '../orders/order-lifecycle';
 import type { Payment } from '../payments/payments';
 
 type RefundDeps = Pick<Deps, 'db' | 'payments' | 'log'>;
@@ -27,13 +27,13 @@ export async function sendRefunds(deps: RefundDeps): Promise<void> {
   for (const order of refundedOrders) {
     if (!order.paymentId) continue;
     try {
-      const refundId = await payments.refund({
+      const refund = await payments.refund({
         key: `order-${order.id}`,
         paymentId: order.paymentId,
         amountCents: order.totalCents,
         metadata: { orderId: String(order.id) },
       });
-      await refundSent(deps.db, order.id, refundId);
+      await refundSent(deps.db, order.id, refund);
     } catch (error) {
       deps.log.warn({ err: error, orderId: order.id }, 'refund not sent; retrying next run');
     }
@@ -46,7 +46,7 @@ export async function sendRefunds(deps: RefundDeps): Promise<void> {
     .limit(BATCH);
   for (const stray of strays) {
     try {
-      const refundId = await payments.refund({
+      const refund = await payments.refund({
         key: `payment-${stray.paymentId}`,
         paymentId: stray.paymentId,
         amountCents: stray.amountCents,
@@ -54,7 +54,7 @@ export async function sendRefunds(deps: RefundDeps): Promise<void> {
       });
       await deps.db
         .update(strayPayments)
-        .set({ providerRefundId: refundId })
+        .set({ providerRefundId: refund.id, refundStatus: refund.status })
         .where(eq(strayPayments.paymentId, stray.paymentId));
     } catch (error) {
       deps.log.warn({ err: error, paymentId: stray.paymentId }, 'stray refund not sent; retrying next run');
@@ -93,4 +93,24 @@ export async function refuseStrayPayment(
     'a payment that is no order of ours to take; it is paid back',
   );
   await sendRefunds(deps);
+}
+
+/**
+ * A refund moved on at the provider: its state as the provider reports it now (a webhook's copy may be
+ * older than one applied already) goes on the order or stray payment it pays back.
+ */
+export async function refundChanged(deps: RefundDeps, refundId: string): Promise<void> {
+  if (!deps.payments) return;
+  const refund = await deps.payments.refundById(refundId);
+  await refundProgress(deps.db, refund);
+  await deps.db
+    .update(strayPayments)
+    .set({ refundStatus: refund.status })
+    .where(eq(strayPayments.providerRefundId, refund.id));
+  if (refund.status === 'failed') {
+    deps.log.error(
+      { refundId, failure: refund.failure },
+      'a refund failed: see npm run admin -- money-report',
+    );
+  }
 }

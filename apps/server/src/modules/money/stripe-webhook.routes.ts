@@ -5,10 +5,16 @@ import type Stripe from 'stripe';
 import { z } from 'zod';
 import { accounts, stripeEvents } from '../../db/schema';
 import type { Deps } from '../../deps';
-import { expireOrder, payOrder } from '../orders/order-lifecycle';
+import {
+  disputeClosed,
+  disputeOpened,
+  expireOrder,
+  payOrder,
+  refundedByProvider,
+} from '../orders/order-lifecycle';
 import { ordersOfCheckout } from '../orders/orders.service';
 import { bankPayoutPaid } from './payouts';
-import { refuseStrayPayment, sendRefunds } from './refunds';
+import { refundChanged, refuseStrayPayment, sendRefunds } from './refunds';
 import type { CardPayments } from '../payments/payments';
 import { createStripeWebhooks, paymentIntentIdOf, type StripeWebhooks } from '../payments/stripe-payments';
 import { ID_MAX } from '@stagedoor/shared/limits';
@@ -85,6 +91,22 @@ async function applyStripeEvent(
       // A connected account's payout to its bank (Connect endpoint); the platform's own carry no account.
       if (event.account) await bankPayoutPaid(deps, event.account, event.data.object.id, now);
       break;
+    case 'refund.created':
+    case 'refund.updated':
+    case 'refund.failed':
+    case 'charge.refund.updated':
+      await refundChanged(deps, event.data.object.id);
+      break;
+    case 'charge.refunded':
+      await chargeRefunded(deps, event.data.object, now);
+      break;
+    case 'charge.dispute.created':
+    case 'charge.dispute.updated':
+    case 'charge.dispute.funds_withdrawn':
+    case 'charge.dispute.funds_reinstated':
+    case 'charge.dispute.closed':
+      await disputeChanged(deps, event.data.object.id, now);
+      break;
   }
   await deps.db.insert(stripeEvents).values({ id: event.id, type: event.type }).onConflictDoNothing();
 }
@@ -130,6 +152,32 @@ async function checkoutPaid(
 async function checkoutUnpaid(deps: WebhookDeps, session: Stripe.Checkout.Session): Promise<void> {
   const { own } = await ordersOfCheckout(deps, { sessionId: session.id, namedOrderId: null });
   if (own) await expireOrder(deps.db, own.id);
+}
+
+/**
+ * A charge was refunded, by us or in Stripe's Dashboard. A full refund of a paid order we have not
+ * refunded refunds it (reason `dashboard`); a partial one is left to the operator (the money report
+ * shows it): the Terms only know full refunds.
+ */
+async function chargeRefunded(deps: WebhookDeps, charge: Stripe.Charge, now: Date): Promise<void> {
+  const paymentId = paymentIntentIdOf(charge);
+  if (!paymentId) return;
+  if (charge.amount_refunded < charge.amount) {
+    deps.log.warn({ paymentId }, 'a charge was partly refunded at Stripe: see npm run admin -- money-report');
+    return;
+  }
+  const [refund] = await deps.payments.refundsOf(paymentId);
+  if (refund) await refundedByProvider(deps.db, paymentId, refund, now);
+}
+
+/**
+ * A dispute moved: read as it stands now (its events may come in any order), its withdrawal and its
+ * outcome are applied, each once.
+ */
+async function disputeChanged(deps: WebhookDeps, disputeId: string, now: Date): Promise<void> {
+  const dispute = await deps.payments.disputeById(disputeId);
+  if (dispute.fundsWithdrawn) await disputeOpened(deps.db, dispute, now);
+  if (dispute.outcome !== 'open') await disputeClosed(deps.db, dispute, now);
 }
 
 /**

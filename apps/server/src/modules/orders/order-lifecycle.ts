@@ -4,17 +4,29 @@ import type { OrderRow, RefundReason } from '../../db/schema';
 import { eventState } from '@stagedoor/shared/event-state';
 import { lockEventFacts } from '../events/event-state';
 import { giveBackTickets, retakeTickets, takeTickets } from '../events/stock';
-import { feeBpsOf, platformFeeBps, post, refundOf, saleOf } from '../ledger/ledger';
+import {
+  disputeOf,
+  disputeReversalOf,
+  eventReleased,
+  feeBpsOf,
+  platformFeeBps,
+  post,
+  refundOf,
+  saleOf,
+} from '../ledger/ledger';
 import { queueReceipt, queueReceiptOf, queueRefundNotice } from '../mail/outbox';
-import type { Payment } from '../payments/payments';
+import type { Payment, ProviderDispute, ProviderRefund } from '../payments/payments';
 import {
   insertOrder,
   lockBuyerAndReadEvent,
   lockOrder,
+  lockOrderByPayment,
   MAX_OPEN_CHECKOUTS,
   moveOrder,
   openCheckoutsOf,
   recordProviderRefund,
+  recordDispute,
+  updateRefundProgress,
   ticketsHeldBy,
   type OrderWithEvent,
   type Purchase,
@@ -27,20 +39,27 @@ import {
  * conditional UPDATE), so a transition asked twice at once, by a webhook, a job and a cancellation, is
  * applied once.
  *
- *   placed ──▶ pending ──paid──▶ completed ──refund──▶ refunded
- *     │          │                  ▲
- *     │          └─hold ends─▶ expired ──paid late (tickets retaken, else refunded)
- *     └──(nothing to pay)──────────┘
+ *   placed ──▶ pending ──pay──▶ completed ──refund──▶ refunded
+ *     │          │                 ▲  │
+ *     │          └─expire─▶ expired┘  └──dispute──▶ disputed ──won──▶ completed
+ *     └──(nothing to pay)──────────┘        (paid late: tickets retaken, else refunded)
  */
-const MOVES_INTO: Record<OrderStatus, readonly OrderStatus[]> = {
-  pending: [],
-  completed: ['pending', 'expired'],
-  expired: ['pending'],
-  refunded: ['completed'],
-};
+const MOVES = {
+  pay: { from: ['pending', 'expired'], to: 'completed' },
+  expire: { from: ['pending'], to: 'expired' },
+  refund: { from: ['completed'], to: 'refunded' },
+  dispute: { from: ['completed'], to: 'disputed' },
+  winDispute: { from: ['disputed'], to: 'completed' },
+} as const satisfies Record<string, { from: readonly OrderStatus[]; to: OrderStatus }>;
 
-/** Whether an order may move from `from` to `to`: the table above, for a caller deciding ahead. */
-const canMove = (from: OrderStatus, to: OrderStatus): boolean => MOVES_INTO[to].includes(from);
+type Move = (typeof MOVES)[keyof typeof MOVES];
+
+const canMake = (move: Move, from: OrderStatus): boolean =>
+  (move.from as readonly OrderStatus[]).includes(from);
+
+/** The order moved as `move` says, with `changes`; null when its status does not allow the move. */
+const make = (tx: Database, orderId: number, move: Move, changes: Partial<OrderRow> = {}) =>
+  moveOrder(tx, orderId, move.from, { ...changes, status: move.to });
 
 /** Thrown to roll the purchase's transaction back when the stock step took nothing. */
 class NothingTaken extends Error {}
@@ -112,7 +131,7 @@ export type PlaceOrder = typeof placeOrder;
  */
 export async function expireOrder(db: Database, orderId: number): Promise<OrderRow | null> {
   return db.transaction(async (tx) => {
-    const order = await moveOrder(tx, orderId, MOVES_INTO.expired, { status: 'expired' });
+    const order = await make(tx, orderId, MOVES.expire);
     if (order) await giveBackTickets(tx, order.eventId, order.quantity);
     return order;
   });
@@ -133,7 +152,7 @@ export async function payOrder(
 ): Promise<OrderRow | null> {
   return db.transaction(async (tx) => {
     const held = await lockOrder(tx, orderId);
-    if (!held || !canMove(held.status, 'completed')) return held;
+    if (!held || !canMake(MOVES.pay, held.status)) return held;
     // An expired order takes its tickets again: the lock it will need for that, taken now.
     const event = await lockEventFacts(
       tx,
@@ -143,8 +162,7 @@ export async function payOrder(
     const { cancelled } = eventState(event, now);
     const retaken =
       held.status === 'pending' || (!cancelled && (await retakeTickets(tx, held.eventId, held.quantity)));
-    const order = await moveOrder(tx, orderId, MOVES_INTO.completed, {
-      status: 'completed',
+    const order = await make(tx, orderId, MOVES.pay, {
       completedAt: now,
       paymentId: payment.paymentId,
       processorFeeCents: payment.processorFeeCents,
@@ -160,7 +178,9 @@ export async function payOrder(
 
 /**
  * A completed order refunded in full, in the caller's transaction: the order says so and the ledger
- * records it. Its tickets are not given back: a refund only happens when the event stops selling.
+ * records it. Its tickets are not given back: a refund only happens when the event stops selling, or
+ * when the provider's own dashboard refunded it (those seats are lost to the show). A paid order's money
+ * goes back through the provider (refundSent, refundProgress); a free one is refunded at once.
  */
 export async function refundOrder(
   tx: Database,
@@ -169,10 +189,10 @@ export async function refundOrder(
   reason: RefundReason,
   now: Date,
 ): Promise<OrderRow> {
-  const refunded = await moveOrder(tx, order.id, MOVES_INTO.refunded, {
-    status: 'refunded',
+  const refunded = await make(tx, order.id, MOVES.refund, {
     refundedAt: now,
     refundReason: reason,
+    refundStatus: order.paymentId ? 'pending' : 'succeeded',
   });
   if (!refunded) throw new Error(`order ${order.id} is not completed`);
   await post(tx, await refundOf(tx, refunded, creatorId, now));
@@ -181,6 +201,97 @@ export async function refundOrder(
 }
 
 /** The provider accepted a refunded order's refund: recorded once, so it is never asked again. */
-export async function refundSent(db: Database, orderId: number, refundId: string): Promise<void> {
-  await recordProviderRefund(db, orderId, refundId);
+export async function refundSent(db: Database, orderId: number, refund: ProviderRefund): Promise<void> {
+  await recordProviderRefund(db, orderId, refund);
+}
+
+/** The provider's refund moved on (sent, or failed): the order's refund says so. */
+export async function refundProgress(db: Database, refund: ProviderRefund): Promise<void> {
+  await updateRefundProgress(db, refund);
+}
+
+/**
+ * The order's payment was refunded in the provider's own dashboard (by Stagedoor's team): a completed
+ * order is refunded for that reason with that refund, once. An order refunded already, by us, is left
+ * as it is (the provider then refuses our own refund as done, and the adapter answers with this one).
+ */
+export async function refundedByProvider(
+  db: Database,
+  paymentId: string,
+  refund: ProviderRefund,
+  now: Date,
+): Promise<OrderRow | null> {
+  return db.transaction(async (tx) => {
+    const held = await lockOrderByPayment(tx, paymentId);
+    if (!held || !canMake(MOVES.refund, held.status)) return null;
+    const event = await lockEventFacts(tx, held.eventId, 'share');
+    const refunded = await refundOrder(tx, held, event.creatorId, 'dashboard', now);
+    await recordProviderRefund(tx, refunded.id, refund);
+    return refunded;
+  });
+}
+
+/**
+ * The buyer's bank took the payment back (a chargeback): the provider withdrew the amount and its fee.
+ * A completed order is disputed (its tickets no longer admit anyone) and the creator is charged what
+ * they earned on it and the Terms' dispute fee; the ledger books what the provider withdrew. A dispute
+ * on an order no longer completed (refunded already, say) is the platform's loss alone. Applied once
+ * per dispute, however often the provider reports it.
+ */
+export async function disputeOpened(
+  db: Database,
+  dispute: ProviderDispute,
+  now: Date,
+): Promise<OrderRow | null> {
+  return db.transaction(async (tx) => {
+    const held = await lockOrderByPayment(tx, dispute.paymentId);
+    if (!held || held.disputeId === dispute.id) return held;
+    const event = await lockEventFacts(tx, held.eventId, 'share');
+    const chargesCreator = canMake(MOVES.dispute, held.status);
+    const changes = { disputeId: dispute.id, disputeStatus: 'open' as const };
+    const order = chargesCreator
+      ? await make(tx, held.id, MOVES.dispute, changes)
+      : await recordDispute(tx, held.id, changes);
+    await post(
+      tx,
+      await disputeOf(tx, held, {
+        disputeId: dispute.id,
+        creatorId: chargesCreator ? event.creatorId : null,
+        feeCents: dispute.withdrawnFeeCents,
+        released: await eventReleased(tx, held.eventId),
+        at: now,
+      }),
+    );
+    return order;
+  });
+}
+
+/**
+ * The dispute is over. Lost: the money stays with the buyer. Won: the provider gave the amount (and
+ * the fee it says) back, everything the dispute moved goes back, and a disputed order admits its buyer
+ * again, unless its event was cancelled meanwhile (then it is refunded: cancelled means refunded).
+ */
+export async function disputeClosed(
+  db: Database,
+  dispute: ProviderDispute,
+  now: Date,
+): Promise<OrderRow | null> {
+  return db.transaction(async (tx) => {
+    const held = await lockOrderByPayment(tx, dispute.paymentId);
+    if (
+      !held ||
+      held.disputeId !== dispute.id ||
+      held.disputeStatus !== 'open' ||
+      dispute.outcome === 'open'
+    ) {
+      return held;
+    }
+    if (dispute.outcome === 'lost') return recordDispute(tx, held.id, { disputeStatus: 'lost' });
+    await post(tx, await disputeReversalOf(tx, dispute.id, dispute.reinstatedFeeCents, now));
+    if (!canMake(MOVES.winDispute, held.status)) return recordDispute(tx, held.id, { disputeStatus: 'won' });
+    const event = await lockEventFacts(tx, held.eventId, 'share');
+    const won = await make(tx, held.id, MOVES.winDispute, { disputeStatus: 'won' });
+    if (!won) throw new Error(`order ${held.id} left disputed under its lock`);
+    return eventState(event, now).cancelled ? refundOrder(tx, won, event.creatorId, 'cancelled', now) : won;
+  });
 }

@@ -3,6 +3,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import type { Database } from '../../db/database';
 import type { OrderStatus } from '@stagedoor/shared/orders';
 import { accounts, events, orders, type EventRow, type OrderRow } from '../../db/schema';
+import type { ProviderRefund } from '../payments/payments';
 
 export type OrderedEvent = Pick<EventRow, 'id' | 'name' | 'image' | 'date'>;
 
@@ -111,12 +112,40 @@ export async function moveOrder(
   return order ?? null;
 }
 
+/** The order a payment paid, locked until the caller's transaction ends. */
+export async function lockOrderByPayment(tx: Database, paymentId: string): Promise<OrderRow | null> {
+  const [order] = await tx.select().from(orders).where(eq(orders.paymentId, paymentId)).for('update');
+  return order ?? null;
+}
+
 /** A refunded order's refund at the provider, once it accepted it; set once. */
-export async function recordProviderRefund(db: Database, orderId: number, refundId: string): Promise<void> {
+export async function recordProviderRefund(
+  db: Database,
+  orderId: number,
+  refund: ProviderRefund,
+): Promise<void> {
   await db
     .update(orders)
-    .set({ providerRefundId: refundId })
+    .set({ providerRefundId: refund.id, refundStatus: refund.status, refundFailure: refund.failure })
     .where(and(eq(orders.id, orderId), eq(orders.status, 'refunded'), isNull(orders.providerRefundId)));
+}
+
+/** The refund's progress as the provider reports it now, on the order it pays back. */
+export async function updateRefundProgress(db: Database, refund: ProviderRefund): Promise<void> {
+  await db
+    .update(orders)
+    .set({ refundStatus: refund.status, refundFailure: refund.failure })
+    .where(eq(orders.providerRefundId, refund.id));
+}
+
+/** What the provider says of a dispute of the order's payment, its status unchanged. */
+export async function recordDispute(
+  tx: Database,
+  orderId: number,
+  dispute: Partial<Pick<OrderRow, 'disputeId' | 'disputeStatus'>>,
+): Promise<OrderRow | null> {
+  const [order] = await tx.update(orders).set(dispute).where(eq(orders.id, orderId)).returning();
+  return order ?? null;
 }
 
 export async function findOrderByIdempotencyKey(

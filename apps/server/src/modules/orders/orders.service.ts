@@ -242,6 +242,7 @@ function toOrder({ order, event }: OrderWithEvent): Order {
     createdAt: order.createdAt.toISOString(),
     checkoutUrl: order.status === 'pending' ? order.checkoutUrl : null,
     expiresAt: order.status === 'pending' && order.expiresAt ? order.expiresAt.toISOString() : null,
+    refundStatus: order.status === 'refunded' ? order.refundStatus : null,
     event: { id: event.id, name: event.name, image: event.image, date: event.date.toISOString() },
   };
 }

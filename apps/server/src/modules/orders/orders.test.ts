@@ -84,6 +84,7 @@ describe('POST /api/orders', () => {
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       checkoutUrl: null,
       expiresAt: null,
+      refundStatus: null,
       event: { id: event.id, name: event.name, image: null, date: event.date },
     });
     expect(await ticketsLeft(event.id)).toBe(7);

@@ -1,3 +1,5 @@
+import type { RefundStatus } from '@stagedoor/shared/orders';
+
 /** What the payment provider reports about a payment, in the platform's currency (USD cents). */
 export interface Payment {
   paymentId: string;
@@ -5,6 +7,27 @@ export interface Payment {
   amountCents: number;
   /** What it kept of it. */
   processorFeeCents: number;
+}
+
+/** A refund as the provider reports it: sent (succeeded), on its way (pending), or failed for good. */
+export interface ProviderRefund {
+  id: string;
+  status: RefundStatus;
+  /** Why it failed, as the provider says; null unless failed. */
+  failure: string | null;
+}
+
+/**
+ * A dispute (chargeback) as the provider reports it: whether it took the money yet, how it ended, and
+ * the fee it withdrew, and gave back when the dispute was won.
+ */
+export interface ProviderDispute {
+  id: string;
+  paymentId: string;
+  fundsWithdrawn: boolean;
+  outcome: 'open' | 'won' | 'lost';
+  withdrawnFeeCents: number;
+  reinstatedFeeCents: number;
 }
 
 /** A payment to pay back in full: its key names what is refunded (`order-7`, `payment-pi_…`). */
@@ -53,8 +76,14 @@ export interface CardPayments {
   startCheckout(request: CheckoutRequest): Promise<{ sessionId: string; url: string }>;
   /** Closes a checkout still open. A checkout paid meanwhile cannot close: its payment is the answer. */
   expireCheckout(sessionId: string): Promise<Payment | null>;
-  /** Pays a payment back in full; answers the provider's refund id. */
-  refund(request: RefundRequest): Promise<string>;
+  /** Pays a payment back in full; answers the provider's refund. */
+  refund(request: RefundRequest): Promise<ProviderRefund>;
+  /** A refund as it stands now (a webhook's copy may be older than another one already applied). */
+  refundById(refundId: string): Promise<ProviderRefund>;
+  /** The refunds of a payment, newest first: what its provider's dashboard did. */
+  refundsOf(paymentId: string): Promise<ProviderRefund[]>;
+  /** A dispute as it stands now. */
+  disputeById(disputeId: string): Promise<ProviderDispute>;
   /** What the platform's account may transfer now: its available balance, in cents. */
   availableBalance(): Promise<number>;
   /**

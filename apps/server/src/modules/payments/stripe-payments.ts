@@ -7,6 +7,7 @@ import {
   type CheckoutRequest,
   type Payment,
   type PayoutRequest,
+  type ProviderRefund,
   type Transfer,
 } from './payments';
 
@@ -119,7 +120,7 @@ export function createStripePayments(config: StripeConfig, namespace: string): C
           { payment_intent: request.paymentId, amount: request.amountCents, metadata: request.metadata },
           { idempotencyKey: key(`refund-${request.key}`) },
         );
-        return refund.id;
+        return refundOf(refund);
       } catch (error) {
         // Refunded already (from Stripe's Dashboard, say): that refund is the answer.
         if (
@@ -127,10 +128,32 @@ export function createStripePayments(config: StripeConfig, namespace: string): C
           error.code === 'charge_already_refunded'
         ) {
           const { data } = await stripe.refunds.list({ payment_intent: request.paymentId, limit: 1 });
-          if (data[0]) return data[0].id;
+          if (data[0]) return refundOf(data[0]);
         }
         throw refusedOr(error);
       }
+    },
+
+    refundById: async (refundId) => refundOf(await stripe.refunds.retrieve(refundId)),
+
+    async refundsOf(paymentId) {
+      const { data } = await stripe.refunds.list({ payment_intent: paymentId, limit: 100 });
+      return data.map(refundOf);
+    },
+
+    async disputeById(disputeId) {
+      const dispute = await stripe.disputes.retrieve(disputeId);
+      // The withdrawal is a debit of the balance, the reinstatement (a dispute won) a credit.
+      const withdrawal = dispute.balance_transactions.find((transaction) => transaction.amount < 0);
+      const reinstatement = dispute.balance_transactions.find((transaction) => transaction.amount > 0);
+      return {
+        id: dispute.id,
+        paymentId: idOf(dispute.payment_intent) ?? '',
+        fundsWithdrawn: withdrawal !== undefined,
+        outcome: dispute.status === 'won' ? 'won' : dispute.status === 'lost' ? 'lost' : 'open',
+        withdrawnFeeCents: withdrawal?.fee ?? 0,
+        reinstatedFeeCents: -(reinstatement?.fee ?? 0),
+      };
     },
 
     async availableBalance() {
@@ -274,8 +297,29 @@ async function paymentOf(stripe: Stripe, paymentIntentId: string): Promise<Payme
   return { paymentId: intent.id, amountCents: transaction.amount, processorFeeCents: transaction.fee };
 }
 
-export function paymentIntentIdOf(session: Stripe.Checkout.Session): string | null {
-  return idOf(session.payment_intent);
+/** The payment (PaymentIntent) a checkout or a charge belongs to: our payments are named by it. */
+export function paymentIntentIdOf(
+  paid: Pick<Stripe.Checkout.Session | Stripe.Charge, 'payment_intent'>,
+): string | null {
+  return idOf(paid.payment_intent);
+}
+
+/**
+ * A refund in our words: Stripe's `canceled` (a refund Stripe gave up on) and `requires_action` (the
+ * buyer must act, for some methods) are not done; only `succeeded` is.
+ */
+function refundOf(refund: Stripe.Refund): ProviderRefund {
+  const status =
+    refund.status === 'succeeded'
+      ? 'succeeded'
+      : refund.status === 'failed' || refund.status === 'canceled'
+        ? 'failed'
+        : 'pending';
+  return {
+    id: refund.id,
+    status,
+    failure: status === 'failed' ? (refund.failure_reason ?? refund.status) : null,
+  };
 }
 
 /** The id of a field Stripe answers as an id, or as the object when expanded. */

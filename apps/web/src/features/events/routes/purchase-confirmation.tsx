@@ -56,7 +56,20 @@ export function PurchaseConfirmationRoute() {
     case 'expired':
       return <NoTickets order={order.data} text="Your checkout expired and the tickets went back on sale." />;
     case 'refunded':
-      return <NoTickets order={order.data} text="This order was refunded." />;
+      return (
+        <NoTickets
+          order={order.data}
+          text={
+            order.data.refundStatus === 'succeeded'
+              ? 'This order was refunded.'
+              : 'This order is being refunded: the money is on its way back to you.'
+          }
+        />
+      );
+    case 'disputed':
+      return (
+        <NoTickets order={order.data} text="This payment was taken back through your bank (a dispute)." />
+      );
     case 'completed':
       return <PurchaseCompleted order={order.data} />;
   }

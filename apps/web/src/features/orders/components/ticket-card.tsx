@@ -14,7 +14,16 @@ const statusBadges: Record<OrderStatus, { label: string; tone: BadgeTone }> = {
   completed: { label: 'Completed', tone: 'success' },
   expired: { label: 'Expired', tone: 'neutral' },
   refunded: { label: 'Refunded', tone: 'neutral' },
+  disputed: { label: 'Disputed', tone: 'danger' },
 };
+
+/** A refund is only "Refunded" once the money was sent back; until then, or if sending failed, it is pending. */
+const REFUND_PENDING = { label: 'Refund pending', tone: 'warning' } as const;
+
+const badgeOf = (order: Order) =>
+  order.status === 'refunded' && order.refundStatus !== 'succeeded'
+    ? REFUND_PENDING
+    : statusBadges[order.status];
 
 /**
  * One order on My Tickets, badged with its status; amounts carry a euro icon (spec §9). Only a
@@ -22,7 +31,7 @@ const statusBadges: Record<OrderStatus, { label: string; tone: BadgeTone }> = {
  */
 export function TicketCard({ order }: { order: Order }) {
   const { event } = order;
-  const badge = statusBadges[order.status];
+  const badge = badgeOf(order);
   const timeZone = useTimeZone();
   return (
     <MediaCard

@@ -76,7 +76,15 @@ describe('my tickets', () => {
           anOrder({ id: 1, status: 'completed', event: event(1, 'Paid Show') }),
           anOrder({ id: 2, status: 'pending', checkoutUrl, event: event(2, 'Paying Show') }),
           anOrder({ id: 3, status: 'expired', event: event(3, 'Lapsed Show') }),
-          anOrder({ id: 4, status: 'refunded', event: event(4, 'Called-off Show') }),
+          anOrder({
+            id: 4,
+            status: 'refunded',
+            refundStatus: 'succeeded',
+            event: event(4, 'Called-off Show'),
+          }),
+          anOrder({ id: 5, status: 'refunded', refundStatus: 'pending', event: event(5, 'Refunding Show') }),
+          anOrder({ id: 6, status: 'refunded', refundStatus: 'failed', event: event(6, 'Bounced Show') }),
+          anOrder({ id: 7, status: 'disputed', event: event(7, 'Charged-back Show') }),
         ],
       },
     });
@@ -95,6 +103,10 @@ describe('my tickets', () => {
     for (const [name, badge] of [
       ['Lapsed Show', 'Expired'],
       ['Called-off Show', 'Refunded'],
+      // Refunded only once the money was sent: until then, and when sending it failed, it is pending.
+      ['Refunding Show', 'Refund pending'],
+      ['Bounced Show', 'Refund pending'],
+      ['Charged-back Show', 'Disputed'],
     ] as const) {
       const card = screen.getByRole('article', { name });
       expect(within(card).getByText(badge)).toBeInTheDocument();
