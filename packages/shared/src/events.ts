@@ -75,6 +75,19 @@ const dollars = (label: string) =>
       .refine(hasAtMostTwoDecimals, `${label} can have at most two decimals`),
   );
 export const ZPrice = dollars('Price');
+
+/**
+ * The least a card payment can be (Stripe's minimum charge in US dollars): a paid ticket costs at least
+ * this, or nothing at all (a free event). A price between would be published and never paid.
+ */
+export const MIN_CARD_PRICE = 0.5;
+export const TICKET_PRICE_HINT = `0 for a free event, else at least $${MIN_CARD_PRICE.toFixed(2)}`;
+export const PRICE_BELOW_CARD_MINIMUM_MESSAGE = `A paid ticket costs at least $${MIN_CARD_PRICE.toFixed(2)}, the least a card can pay; 0 makes the event free`;
+/** An event's ticket price: free, or what a card can pay. */
+const ZTicketPrice = ZPrice.refine(
+  (price) => price === 0 || price >= MIN_CARD_PRICE,
+  PRICE_BELOW_CARD_MINIMUM_MESSAGE,
+);
 export const ZMaxTickets = wholeNumber('Maximum tickets', 1, EVENT_MAX_TICKETS_MAX);
 /** At most maxTickets (checked by the server against the event's stored or new maxTickets). */
 export const ZMaxPerBuyer = wholeNumber('Maximum per buyer', 1, EVENT_MAX_TICKETS_MAX);
@@ -92,7 +105,7 @@ const ZIsActive = z.union([z.boolean(), z.stringbool()], { error: 'Active must b
 export const ZCreateEventRequest = z.object({
   name: ZEventName,
   description: ZEventDescription,
-  price: ZPrice,
+  price: ZTicketPrice,
   maxTickets: ZMaxTickets,
   /** How many tickets one account may hold; absent: maxTickets. */
   maxPerBuyer: ZMaxPerBuyer.optional(),
@@ -110,7 +123,7 @@ export type CreateEventRequest = z.infer<typeof ZCreateEventRequest>;
 export const ZUpdateEventRequest = z.object({
   name: ZEventName.optional(),
   description: ZEventDescription.optional(),
-  price: ZPrice.optional(),
+  price: ZTicketPrice.optional(),
   maxTickets: ZMaxTickets.optional(),
   maxPerBuyer: ZMaxPerBuyer.optional(),
   date: ZEventDate.optional(),

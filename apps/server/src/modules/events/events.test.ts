@@ -1,5 +1,5 @@
 import type { ErrorBody } from '@stagedoor/shared/errors';
-import type { CreatorStats, Event } from '@stagedoor/shared/events';
+import { PRICE_BELOW_CARD_MINIMUM_MESSAGE, type CreatorStats, type Event } from '@stagedoor/shared/events';
 import { DEFAULT_MAX_PER_BUYER, IMAGE_MAX_BYTES } from '@stagedoor/shared/limits';
 import sharp from 'sharp';
 import ical from 'node-ical';
@@ -133,6 +133,23 @@ describe('POST /api/events', () => {
         isActive: 'Active must be true or false',
       },
     });
+  });
+
+  it('refuses a price a card cannot pay (under $0.50 but not free), on creation and on change', async () => {
+    const creator = await createCreator(app);
+    for (const price of [0.01, 0.33, 0.49]) {
+      const response = await postJson('/api/events', creator.token, eventInput({ price }));
+      expect(response.statusCode, `price ${price}`).toBe(400);
+      expect(response.json<ErrorBody>().fields).toEqual({ price: PRICE_BELOW_CARD_MINIMUM_MESSAGE });
+    }
+    for (const price of [0, 0.5]) {
+      const response = await postJson('/api/events', creator.token, eventInput({ price }));
+      expect(response.statusCode, `price ${price}`).toBe(201);
+    }
+    const event = await createEvent(app, creator, { price: 10 });
+    const changed = await update(creator, event.id, { price: 0.33 });
+    expect(changed.statusCode).toBe(400);
+    expect(changed.body.fields).toEqual({ price: PRICE_BELOW_CARD_MINIMUM_MESSAGE });
   });
 
   it('names every missing field of an empty body', async () => {
@@ -616,7 +633,7 @@ describe('GET /api/events/creator/stats', () => {
     expect(await stats(creator)).toEqual({ totalTicketsSold: 0, totalRevenue: 0, totalEvents: 0 });
 
     const concert = await createEvent(app, creator, { price: 12.5 });
-    const workshop = await createEvent(app, creator, { price: 0.1 });
+    const workshop = await createEvent(app, creator, { price: 0.55 });
     await createEvent(app, creator, { price: 99 });
     const fan = await createUser(app);
     await buyTicketsOk(app, fan, concert.id, 3);
@@ -628,7 +645,7 @@ describe('GET /api/events/creator/stats', () => {
 
     expect(await stats(creator)).toEqual({
       totalTicketsSold: 11,
-      totalRevenue: 58.2,
+      totalRevenue: 61.35,
       totalEvents: 3,
     });
   });

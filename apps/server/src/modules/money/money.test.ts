@@ -70,9 +70,9 @@ describe('platform fee', () => {
   });
 
   it("rounds each order's fee to the nearest cent", async () => {
-    const { creator, event } = await eventWithSales(app, { event: { price: 0.15 }, sales: [1, 3] });
-    // 1.5 cents rounds to 2, 4.5 cents to 5.
-    expect(await eventRow(creator, event.id)).toMatchObject({ gross: 0.6, platformFee: 0.07, net: 0.53 });
+    const { creator, event } = await eventWithSales(app, { event: { price: 0.55 }, sales: [1, 3] });
+    // 5.5 cents rounds to 6, 16.5 cents to 17.
+    expect(await eventRow(creator, event.id)).toMatchObject({ gross: 2.2, platformFee: 0.23, net: 1.97 });
   });
 
   it('charges a founding partner nothing on their first event, then 10 %', async () => {

@@ -16,7 +16,7 @@ import {
 import { stripeFee, type DeliveryOptions } from '../../../test/stripe-stand-in';
 import { deploymentKey, stripeEnvOf, stripeWorld } from '../../../test/stripe-world';
 import { createTestApp } from '../../../test/test-app';
-import { accounts, orders, stripeEvents } from '../../db/schema';
+import { accounts, events, orders, stripeEvents } from '../../db/schema';
 import { createStripeWebhooks } from '../payments/stripe-payments';
 import { sendRefunds } from './refunds';
 import { expireHolds } from './settlement';
@@ -109,6 +109,23 @@ describe('POST /api/orders with PAYMENT_PROVIDER=stripe', () => {
     expect(await ticketsLeft(event.id)).toBe(4);
     const [order] = await app.deps.db.select().from(orders).where(eq(orders.eventId, event.id));
     expect(order).toMatchObject({ status: 'expired', checkoutUrl: null });
+  });
+
+  it('refuses a total under what a card can pay, for an event priced before that was the rule', async () => {
+    const event = await createEvent(app, await createCreator(app), { price: 1, maxTickets: 5 });
+    await app.deps.db.update(events).set({ priceCents: 33 }).where(eq(events.id, event.id));
+    const sessionsBefore = standIn.callsTo('POST', '/v1/checkout/sessions').length;
+
+    const one = await buyTickets(app, await createUser(app), event.id, 1);
+
+    expect(one.statusCode, one.body).toBe(409);
+    expect(one.json<ErrorBody>().fields).toEqual({
+      quantity: 'A card payment is at least $0.50: choose more tickets',
+    });
+    expect(standIn.callsTo('POST', '/v1/checkout/sessions')).toHaveLength(sessionsBefore);
+    expect(await ticketsLeft(event.id)).toBe(5);
+    const two = await buyTickets(app, await createUser(app), event.id, 2);
+    expect(two.statusCode, two.body).toBe(201);
   });
 
   it("opens each deployment's own checkout when two deployments share one Stripe account", async () => {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { fromCents, toCents } from '@stagedoor/shared/events';
+import { fromCents, MIN_CARD_PRICE, toCents } from '@stagedoor/shared/events';
 import { eventState } from '@stagedoor/shared/event-state';
 import { formatDollars } from '@stagedoor/shared/money';
 import type { CreateOrderRequest, Order, OrderListQuery, OrderSummary } from '@stagedoor/shared/orders';
@@ -32,6 +32,7 @@ const NOT_SELLING_MESSAGES = {
 const KEY_REUSED_MESSAGE = 'This Idempotency-Key was already used for another purchase';
 const OWN_EVENT_MESSAGE = 'You cannot buy tickets to your own event';
 const ORDER_NOT_FOUND_MESSAGE = 'Order not found';
+const BELOW_CARD_MINIMUM_MESSAGE = `A card payment is at least $${MIN_CARD_PRICE.toFixed(2)}: choose more tickets`;
 const PAYMENTS_UNAVAILABLE_MESSAGE = 'Payments are unavailable right now. Please try again in a moment.';
 const TOO_MANY_CHECKOUTS_MESSAGE = `You already have ${MAX_OPEN_CHECKOUTS} checkouts open. Finish paying for one or wait for it to expire.`;
 
@@ -125,6 +126,11 @@ async function withCheckout(
 ): Promise<OrderWithEvent> {
   const { order, event } = placed;
   if (order.status !== 'pending' || order.checkoutUrl || !deps.payments || !order.expiresAt) return placed;
+  // An event priced before the card minimum was the rule: a total a card cannot pay is refused, not sent.
+  if (order.totalCents < toCents(MIN_CARD_PRICE)) {
+    await expireOrder(deps.db, order.id);
+    throw new AppError('CONFLICT', BELOW_CARD_MINIMUM_MESSAGE, { quantity: BELOW_CARD_MINIMUM_MESSAGE });
+  }
   let checkout: { sessionId: string; url: string };
   try {
     checkout = await deps.payments.startCheckout({

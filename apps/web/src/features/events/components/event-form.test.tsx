@@ -169,6 +169,34 @@ describe('create event', () => {
     expect(sent(calls, '/events')?.get('maxPerBuyer')).toBe('4');
   });
 
+  it('says a paid ticket costs at least what a card can pay, and sends nothing below it', async () => {
+    const calls = stubApi({
+      ...signedInAs(aCreator()),
+      'POST /events': { status: 201, body: anEvent() },
+      'GET /events/creator/3': { body: [anEvent()] },
+    });
+    const { user } = renderApp('/creators/dashboard/events/create');
+
+    await fillEvent(user, toPickerValue(daysFromNow(30), 'UTC'));
+    await user.upload(screen.getByLabelText('Event Image'), poster());
+    const price = screen.getByLabelText('Price');
+    expect(price).toHaveAccessibleDescription('0 for a free event, else at least $0.50');
+    await user.clear(price);
+    await user.type(price, '0.33');
+    await user.click(screen.getByRole('button', { name: 'Create Event' }));
+
+    expect(price).toHaveAccessibleErrorMessage(
+      'A paid ticket costs at least $0.50, the least a card can pay; 0 makes the event free',
+    );
+    expect(calls.some(({ method }) => method === 'POST')).toBe(false);
+
+    await user.clear(price);
+    await user.type(price, '0.5');
+    await user.click(screen.getByRole('button', { name: 'Create Event' }));
+    expect(await screen.findByText('Event created successfully!')).toBeInTheDocument();
+    expect(sent(calls, '/events')?.get('price')).toBe('0.5');
+  });
+
   it("puts the server's field reasons beside their fields", async () => {
     stubApi({
       ...signedInAs(aCreator()),

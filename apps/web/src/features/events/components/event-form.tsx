@@ -4,6 +4,7 @@ import { Field, Label, Description, Switch } from '@headlessui/react';
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
   MAX_PER_BUYER_ABOVE_MAX_TICKETS_MESSAGE,
+  TICKET_PRICE_HINT,
   ZCreateEventRequest,
   ZMaxPerBuyer,
   ZUpdateEventRequest,
@@ -183,6 +184,7 @@ export function EventForm({ event }: { event?: Event }) {
             inputMode="decimal"
             min={0}
             step={0.01}
+            hint={TICKET_PRICE_HINT}
             {...field('price', {
               valueAsNumber: true,
               onChange: ({ target }: { target: HTMLInputElement }) => {

@@ -324,7 +324,7 @@ describe('purchase confirmation', () => {
   it('totals price × quantity to two decimals and links onwards', async () => {
     stubApi({
       ...signedInAs(aUser()),
-      'GET /events/4': { body: anEvent({ name: 'Jazz Night', price: 0.1 }) },
+      'GET /events/4': { body: anEvent({ name: 'Jazz Night', price: 0.55 }) },
     });
     renderApp('/purchase-confirmation/4/3');
 
@@ -334,7 +334,7 @@ describe('purchase confirmation', () => {
     ).toBeInTheDocument();
     expect(await screen.findByText('Jazz Night')).toBeInTheDocument();
     expect(screen.getByText('3 tickets')).toBeInTheDocument();
-    expect(screen.getByText('$0.30')).toBeInTheDocument();
+    expect(screen.getByText('$1.65')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'My Tickets' })).toHaveAttribute(
       'href',
       '/creators/dashboard/my-tickets',
