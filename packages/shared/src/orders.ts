@@ -55,7 +55,10 @@ export const ZOrder = z.object({
   createdAt: z.string(),
   /** Where a pending order is paid (the payment provider's page); null otherwise. */
   checkoutUrl: z.string().nullable(),
-  /** When a pending order's hold runs out (ISO 8601, UTC); null otherwise. */
+  /**
+   * When a pending order's hold runs out (ISO 8601, UTC); null otherwise, and for a pending order whose
+   * bank payment is clearing (it keeps its tickets until the bank answers, and has no checkout to go to).
+   */
   expiresAt: z.string().nullable(),
   /** A refunded order's refund: REFUND_STATUSES; null for an order not refunded. */
   refundStatus: z.enum(REFUND_STATUSES).nullable(),

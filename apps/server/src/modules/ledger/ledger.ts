@@ -6,7 +6,7 @@ import {
   RESERVE_BPS,
   shareOf,
 } from '@stagedoor/shared/money';
-import { and, eq, min, sql, sum } from 'drizzle-orm';
+import { and, count, eq, min, sql, sum } from 'drizzle-orm';
 import type { Database } from '../../db/database';
 import {
   accounts,
@@ -179,16 +179,21 @@ export function penaltyOf(event: { id: number; creatorId: number }, grossCents: 
   };
 }
 
-/** An event's pending net becomes available, less the reserve when the creator is still new. */
+/**
+ * An event's pending net becomes available, less the reserve when the creator is still new. An event's
+ * first release is `release:event:<id>`; money reaching its pending balance later is released again,
+ * the n-th time as `release:event:<id>:<n>`.
+ */
 export function releaseOf(
   event: { id: number; creatorId: number },
   pendingCents: number,
   withReserve: boolean,
   at: Date,
+  sequence = 1,
 ): Movement {
   const reserve = withReserve ? shareOf(pendingCents, RESERVE_BPS) : 0;
   return {
-    key: `release:event:${event.id}`,
+    key: sequence === 1 ? `release:event:${event.id}` : `release:event:${event.id}:${sequence}`,
     kind: 'release',
     creatorId: event.creatorId,
     eventId: event.id,
@@ -201,20 +206,32 @@ export function releaseOf(
   };
 }
 
+/** How many times an event's earnings were released. */
+export async function releasesOf(tx: Database, eventId: number): Promise<number> {
+  const [row] = await tx
+    .select({ total: count() })
+    .from(ledgerTransactions)
+    .where(and(eq(ledgerTransactions.eventId, eventId), eq(ledgerTransactions.kind, 'release')));
+  return row?.total ?? 0;
+}
+
+/** A reserve release is named after its release: `reserve_release:event:<id>` for `release:event:<id>`. */
+export const RESERVE_RELEASE_PREFIX = 'reserve_';
+
+/** A release's reserve, held long enough, goes to the creator's available balance. */
 export function reserveReleaseOf(
-  event: { id: number; creatorId: number },
-  reserveCents: number,
+  release: { key: string; eventId: number; creatorId: number; reserveCents: number },
   at: Date,
 ): Movement {
   return {
-    key: `reserve_release:event:${event.id}`,
+    key: `${RESERVE_RELEASE_PREFIX}${release.key}`,
     kind: 'reserve_release',
-    creatorId: event.creatorId,
-    eventId: event.id,
+    creatorId: release.creatorId,
+    eventId: release.eventId,
     at,
     entries: [
-      { account: 'creator_reserve', line: 'reserve', amountCents: -reserveCents },
-      { account: 'creator_available', line: 'reserve', amountCents: reserveCents },
+      { account: 'creator_reserve', line: 'reserve', amountCents: -release.reserveCents },
+      { account: 'creator_available', line: 'reserve', amountCents: release.reserveCents },
     ],
   };
 }
@@ -364,16 +381,6 @@ export async function disputeReversalOf(
 function balancedBy(account: LedgerAccount, line: LedgerLine, entries: Entry[]): Entry[] {
   const total = entries.reduce((sum, entry) => sum + entry.amountCents, 0);
   return [...entries, { account, line, amountCents: -total }];
-}
-
-/** Whether an event's earnings were released (its first release movement exists). */
-export async function eventReleased(tx: Database, eventId: number): Promise<boolean> {
-  const [release] = await tx
-    .select({ id: ledgerTransactions.id })
-    .from(ledgerTransactions)
-    .where(and(eq(ledgerTransactions.eventId, eventId), eq(ledgerTransactions.kind, 'release')))
-    .limit(1);
-  return release !== undefined;
 }
 
 /** A movement as it was written: who and what it concerns, and its entries. */

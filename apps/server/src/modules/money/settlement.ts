@@ -3,14 +3,22 @@ import {
   RESERVE_HOLD_DAYS,
   RESERVE_UNTIL_COMPLETED_EVENTS,
 } from '@stagedoor/shared/money';
-import { and, asc, count, eq, gt, lte, notExists, sql } from 'drizzle-orm';
+import { and, asc, count, eq, gt, lte, notExists, sql, sum } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Database } from '../../db/database';
-import { events, ledgerTransactions, orders } from '../../db/schema';
+import { events, ledgerEntries, ledgerTransactions, orders } from '../../db/schema';
 import type { Deps } from '../../deps';
 import { tookPlaceBy } from '../events/event-state';
-import { expireOrder, payOrder } from '../orders/order-lifecycle';
-import { balanceOf, post, releaseOf, reserveReleaseOf } from '../ledger/ledger';
+import { applyCheckoutOutcome } from '../orders/order-lifecycle';
+import type { CheckoutOutcome } from '../payments/payments';
+import {
+  balanceOf,
+  post,
+  releaseOf,
+  releasesOf,
+  RESERVE_RELEASE_PREFIX,
+  reserveReleaseOf,
+} from '../ledger/ledger';
 import { lockCreator, payOut, sendPayouts } from './payouts';
 import { sendRefunds } from './refunds';
 
@@ -51,8 +59,9 @@ export async function expireHolds(deps: SettlementDeps, now: Date): Promise<void
 
 /**
  * Pending orders whose checkout must end (hold ran out, event cancelled): closed at the provider first,
- * so one paid in the last second completes instead (and payOrder refunds it if the tickets are
- * gone); the rest expire, their tickets back on sale. A provider error leaves the order for the next run.
+ * so one paid in the last second completes instead (and payOrder refunds it if the tickets are gone or
+ * the event cancelled), and one whose bank payment is clearing keeps its tickets until the bank answers;
+ * the rest expire, their tickets back on sale. A provider error leaves the order for the next run.
  */
 export async function closeCheckouts(
   deps: SettlementDeps,
@@ -61,12 +70,11 @@ export async function closeCheckouts(
 ): Promise<void> {
   for (const order of open) {
     try {
-      const payment =
+      const outcome: CheckoutOutcome =
         deps.payments && order.checkoutSessionId
-          ? await deps.payments.expireCheckout(order.checkoutSessionId)
-          : null;
-      if (payment) await payOrder(deps.db, order.id, payment, now);
-      else await expireOrder(deps.db, order.id);
+          ? await deps.payments.closeCheckout(order.checkoutSessionId)
+          : { closed: 'unpaid' };
+      await applyCheckoutOutcome(deps.db, order.id, outcome, now);
     } catch (error) {
       deps.log.warn({ err: error, orderId: order.id }, 'could not close a checkout; retrying next run');
     }
@@ -76,27 +84,32 @@ export async function closeCheckouts(
 /**
  * Events that ended PAYOUT_DELAY_HOURS ago: their pending net becomes available, less the reserve
  * while the creator has fewer than RESERVE_UNTIL_COMPLETED_EVENTS completed events (this one included).
+ * Money that reaches an event's pending balance after its first release (a bank payment cleared late, a
+ * dispute won) is released the same way at the next run: nothing is ever left pending.
  */
 export async function releaseEarnings(db: Database, now: Date): Promise<void> {
-  const releaseKey = sql`'release:event:' || ${events.id}`;
+  const pending = sum(ledgerEntries.amountCents);
   const due = await db
     .select({ id: events.id, creatorId: events.creatorId })
     .from(events)
-    .where(
-      and(
-        tookPlaceBy(new Date(now.getTime() - PAYOUT_DELAY_MS)),
-        gt(events.sold, 0),
-        sql`not exists (select 1 from ${ledgerTransactions} where ${ledgerTransactions.key} = ${releaseKey})`,
-      ),
+    .innerJoin(
+      ledgerEntries,
+      and(eq(ledgerEntries.eventId, events.id), eq(ledgerEntries.account, 'creator_pending')),
     )
+    .where(tookPlaceBy(new Date(now.getTime() - PAYOUT_DELAY_MS)))
+    .groupBy(events.id)
+    .having(gt(pending, sql`0`))
     .orderBy(asc(events.date))
     .limit(BATCH);
   for (const event of due) {
     await db.transaction(async (tx) => {
       await lockCreator(tx, event.creatorId);
-      const pending = await balanceOf(tx, event.creatorId, 'creator_pending', event.id);
-      const completed = await completedEventsOf(tx, event.creatorId, now);
-      await post(tx, releaseOf(event, pending, completed < RESERVE_UNTIL_COMPLETED_EVENTS, now));
+      const amount = await balanceOf(tx, event.creatorId, 'creator_pending', event.id);
+      if (amount <= 0) return;
+      const withReserve =
+        (await completedEventsOf(tx, event.creatorId, now)) < RESERVE_UNTIL_COMPLETED_EVENTS;
+      const earlier = await releasesOf(tx, event.id);
+      await post(tx, releaseOf(event, amount, withReserve, now, earlier + 1));
     });
   }
 }
@@ -110,32 +123,42 @@ async function completedEventsOf(tx: Database, creatorId: number, now: Date): Pr
   return row?.total ?? 0;
 }
 
-/** Reserves held RESERVE_HOLD_DAYS go to the creator's available balance. */
+/** Each release's reserve, held RESERVE_HOLD_DAYS, goes to the creator's available balance. */
 async function releaseReserves(db: Database, now: Date): Promise<void> {
-  const released = alias(ledgerTransactions, 'released');
+  const reserveReleases = alias(ledgerTransactions, 'reserve_release');
+  const reserve = alias(ledgerEntries, 'reserve');
   const due = await db
-    .select({ id: ledgerTransactions.eventId, creatorId: ledgerTransactions.creatorId })
+    .select({
+      key: ledgerTransactions.key,
+      eventId: ledgerTransactions.eventId,
+      creatorId: ledgerTransactions.creatorId,
+      reserveCents: reserve.amountCents,
+    })
     .from(ledgerTransactions)
+    .innerJoin(
+      reserve,
+      and(eq(reserve.transactionId, ledgerTransactions.id), eq(reserve.account, 'creator_reserve')),
+    )
     .where(
       and(
         eq(ledgerTransactions.kind, 'release'),
         lte(ledgerTransactions.at, new Date(now.getTime() - RESERVE_HOLD_MS)),
         notExists(
           db
-            .select({ id: released.id })
-            .from(released)
-            .where(eq(released.key, sql`'reserve_release:event:' || ${ledgerTransactions.eventId}`)),
+            .select({ id: reserveReleases.id })
+            .from(reserveReleases)
+            .where(eq(reserveReleases.key, sql`${RESERVE_RELEASE_PREFIX} || ${ledgerTransactions.key}`)),
         ),
       ),
     )
     .limit(BATCH);
-  for (const { id, creatorId } of due) {
+  for (const release of due) {
     // A release always names its event and creator.
-    if (id === null || creatorId === null) continue;
+    if (release.eventId === null || release.creatorId === null) continue;
+    const { creatorId, eventId } = release;
     await db.transaction(async (tx) => {
       await lockCreator(tx, creatorId);
-      const reserve = await balanceOf(tx, creatorId, 'creator_reserve', id);
-      await post(tx, reserveReleaseOf({ id, creatorId }, reserve, now));
+      await post(tx, reserveReleaseOf({ ...release, creatorId, eventId }, now));
     });
   }
 }

@@ -9,6 +9,7 @@ import {
   disputeClosed,
   disputeOpened,
   expireOrder,
+  paymentClearing,
   payOrder,
   refundedByProvider,
 } from '../orders/order-lifecycle';
@@ -74,8 +75,11 @@ async function applyStripeEvent(
   switch (event.type) {
     case 'checkout.session.completed':
       // A bank debit completes the checkout unpaid; async_payment_succeeded follows when it clears.
-      if (event.data.object.payment_status === 'paid')
+      if (event.data.object.payment_status === 'paid') {
         await checkoutPaid(deps, stripe, event.data.object, now);
+      } else {
+        await checkoutClearing(deps, event.data.object);
+      }
       break;
     case 'checkout.session.async_payment_succeeded':
       await checkoutPaid(deps, stripe, event.data.object, now);
@@ -143,6 +147,13 @@ async function checkoutPaid(
   if (order?.status !== 'refunded') return;
   deps.log.warn({ orderId: own.id, reason: order.refundReason }, 'a payment that cannot be kept; refunded');
   await sendRefunds(deps);
+}
+
+/** A checkout completed with a bank payment still clearing: its order keeps its tickets meanwhile. */
+async function checkoutClearing(deps: WebhookDeps, session: Stripe.Checkout.Session): Promise<void> {
+  const paymentId = paymentIntentIdOf(session);
+  const { own } = await ordersOfCheckout(deps, { sessionId: session.id, namedOrderId: null });
+  if (own && paymentId) await paymentClearing(deps.db, own.id, paymentId);
 }
 
 /**

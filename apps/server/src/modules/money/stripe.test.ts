@@ -1,7 +1,8 @@
 import type { ErrorBody } from '@stagedoor/shared/errors';
 import type { Event } from '@stagedoor/shared/events';
+import type { Earnings } from '@stagedoor/shared/money';
 import type { Order } from '@stagedoor/shared/orders';
-import { eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
@@ -11,24 +12,45 @@ import {
   createCreator,
   createEvent,
   createUser,
+  getOk,
   storedTicketsLeft,
 } from '../../../test/factories';
 import { stripeFee, type DeliveryOptions } from '../../../test/stripe-stand-in';
 import { deploymentKey, stripeEnvOf, stripeWorld } from '../../../test/stripe-world';
 import { createTestApp } from '../../../test/test-app';
-import { accounts, events, orders, stripeEvents } from '../../db/schema';
+import { accounts, events, ledgerTransactions, orders, stripeEvents } from '../../db/schema';
 import { createStripeWebhooks } from '../payments/stripe-payments';
 import { sendRefunds } from './refunds';
-import { expireHolds } from './settlement';
+import { expireHolds, runSettlement } from './settlement';
 
 const HOLD_MS = 30 * 60_000;
 
 const world = await stripeWorld();
-const { standIn, app, payments, storedOrder, checkout, deliverOk, connectStripe, paidOrder, movementsOf } =
-  world;
+const {
+  standIn,
+  app,
+  payments,
+  storedOrder,
+  checkout,
+  deliverOk,
+  connectStripe,
+  paidOrder,
+  movementsOf,
+  endEvent,
+} = world;
 afterAll(() => world.close());
 
 const ticketsLeft = (eventId: number) => storedTicketsLeft(app, eventId);
+
+/** The keys of an event's release movements, in the order they were written. */
+async function movementKeysOf(eventId: number): Promise<string[]> {
+  const rows = await app.deps.db
+    .select({ key: ledgerTransactions.key })
+    .from(ledgerTransactions)
+    .where(and(eq(ledgerTransactions.eventId, eventId), eq(ledgerTransactions.kind, 'release')))
+    .orderBy(asc(ledgerTransactions.id));
+  return rows.map((row) => row.key);
+}
 
 const isRecorded = async (eventId: string) =>
   (await app.deps.db.select().from(stripeEvents).where(eq(stripeEvents.id, eventId))).length === 1;
@@ -278,21 +300,16 @@ describe('POST /api/payments/stripe/webhook', () => {
     expect(standIn.get(providerRefundId ?? '')).toMatchObject({ object: 'refund', amount: 2500 });
   });
 
-  it('waits for a bank payment to clear, and completes it even after the hold ran out', async () => {
+  it('holds the tickets of a bank payment past the hold until it clears, then completes it', async () => {
     const event = await createEvent(app, await createCreator(app), { price: 30, maxTickets: 5 });
     const { order, sessionId } = await checkout(await createUser(app), event.id, 1);
     await deliverOk(standIn.pay(sessionId, { processing: true }));
-    expect(await storedOrder(order.id)).toMatchObject({ status: 'pending' });
+    expect(await storedOrder(order.id)).toMatchObject({ status: 'pending', expiresAt: null });
 
-    // The hold runs out while the payment is processing: Stripe cannot close a completed checkout,
-    // and there is no payment yet, so the order expires.
-    await app.deps.db
-      .update(orders)
-      .set({ expiresAt: new Date(Date.now() - 1000) })
-      .where(eq(orders.id, order.id));
-    await expireHolds(app.deps, new Date());
-    expect(await storedOrder(order.id)).toMatchObject({ status: 'expired' });
-    expect(await ticketsLeft(event.id)).toBe(5);
+    // Long past the hold's end: the bank has not answered, and the tickets stay the fan's.
+    await expireHolds(app.deps, new Date(Date.now() + 3 * HOLD_MS));
+    expect(await storedOrder(order.id)).toMatchObject({ status: 'pending' });
+    expect(await ticketsLeft(event.id)).toBe(4);
 
     await deliverOk(standIn.settleAsyncPayment(sessionId));
 
@@ -301,6 +318,60 @@ describe('POST /api/payments/stripe/webhook', () => {
       processorFeeCents: stripeFee(3000),
     });
     expect(await ticketsLeft(event.id)).toBe(4);
+  });
+
+  it('keeps the tickets of a bank payment whose completion the hold job hears of first', async () => {
+    const event = await createEvent(app, await createCreator(app), { price: 30, maxTickets: 5 });
+    const { order, sessionId } = await checkout(await createUser(app), event.id, 2);
+    standIn.pay(sessionId, { processing: true });
+    await app.deps.db
+      .update(orders)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(orders.id, order.id));
+
+    await expireHolds(app.deps, new Date());
+
+    expect(await storedOrder(order.id)).toMatchObject({ status: 'pending', expiresAt: null });
+    expect(await ticketsLeft(event.id)).toBe(3);
+  });
+
+  it("releases a bank payment that clears after the event's earnings were released: nothing stays pending", async () => {
+    const creator = await createCreator(app);
+    const event = await createEvent(app, creator, { price: 20, maxTickets: 5 });
+    const card = await checkout(await createUser(app), event.id, 1);
+    await deliverOk(standIn.pay(card.sessionId));
+    const bank = await checkout(await createUser(app), event.id, 1);
+    await deliverOk(standIn.pay(bank.sessionId, { processing: true }));
+    await endEvent(event.id);
+    await runSettlement(app.deps, new Date());
+    const balance = () =>
+      getOk<Earnings>(app, '/api/earnings', creator.token).then((earnings) => earnings.balance);
+    expect((await balance()).pending).toBe(0);
+
+    await deliverOk(standIn.settleAsyncPayment(bank.sessionId));
+    expect(await storedOrder(bank.order.id)).toMatchObject({ status: 'completed' });
+    const nets = 2 * (2000 - 200 - stripeFee(2000));
+    expect((await balance()).pending).toBeGreaterThan(0);
+    await runSettlement(app.deps, new Date());
+
+    const after = await balance();
+    expect(after.pending).toBe(0);
+    expect(Math.round((after.available + after.reserved) * 100)).toBe(nets);
+    expect(await movementKeysOf(event.id)).toEqual([
+      `release:event:${event.id}`,
+      `release:event:${event.id}:2`,
+    ]);
+  });
+
+  it("gives a failed bank payment's tickets back", async () => {
+    const event = await createEvent(app, await createCreator(app), { price: 30, maxTickets: 5 });
+    const { order, sessionId } = await checkout(await createUser(app), event.id, 1);
+    await deliverOk(standIn.pay(sessionId, { processing: true }));
+
+    await deliverOk(standIn.event('checkout.session.async_payment_failed', standIn.get(sessionId)));
+
+    expect(await storedOrder(order.id)).toMatchObject({ status: 'expired' });
+    expect(await ticketsLeft(event.id)).toBe(5);
   });
 
   it.each<[string, (event: Stripe.Event) => DeliveryOptions]>([
@@ -378,20 +449,29 @@ describe('POST /api/payments/stripe/webhook', () => {
 });
 
 describe('Stripe behind CardPayments', () => {
-  it('closes an open checkout, and answers the payment of one paid meanwhile', async () => {
+  it('closes an open checkout, and answers what became of one completed meanwhile', async () => {
     const event = await createEvent(app, await createCreator(app), { price: 15, maxTickets: 5 });
     const open = await checkout(await createUser(app), event.id, 1);
     const paid = await checkout(await createUser(app), event.id, 2);
+    const clearing = await checkout(await createUser(app), event.id, 1);
     standIn.pay(paid.sessionId, { fee: 123 });
+    standIn.pay(clearing.sessionId, { processing: true });
 
-    expect(await payments().expireCheckout(open.sessionId)).toBeNull();
+    expect(await payments().closeCheckout(open.sessionId)).toEqual({ closed: 'unpaid' });
     expect(standIn.get(open.sessionId)).toMatchObject({ status: 'expired' });
-    expect(await payments().expireCheckout(paid.sessionId)).toEqual({
-      paymentId: standIn.get(paid.sessionId).payment_intent,
-      amountCents: 3000,
-      processorFeeCents: 123,
+    expect(await payments().closeCheckout(paid.sessionId)).toEqual({
+      closed: 'paid',
+      payment: {
+        paymentId: standIn.get(paid.sessionId).payment_intent,
+        amountCents: 3000,
+        processorFeeCents: 123,
+      },
     });
-    expect(await payments().expireCheckout('cs_test_unknown')).toBeNull();
+    expect(await payments().closeCheckout(clearing.sessionId)).toEqual({
+      closed: 'processing',
+      paymentId: standIn.get(clearing.sessionId).payment_intent,
+    });
+    expect(await payments().closeCheckout('cs_test_unknown')).toEqual({ closed: 'unpaid' });
   });
 });
 

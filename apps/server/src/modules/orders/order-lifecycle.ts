@@ -7,15 +7,15 @@ import { giveBackTickets, retakeTickets, takeTickets } from '../events/stock';
 import {
   disputeOf,
   disputeReversalOf,
-  eventReleased,
   feeBpsOf,
   platformFeeBps,
   post,
   refundOf,
+  releasesOf,
   saleOf,
 } from '../ledger/ledger';
 import { queueReceipt, queueReceiptOf, queueRefundNotice } from '../mail/outbox';
-import type { Payment, ProviderDispute, ProviderRefund } from '../payments/payments';
+import type { CheckoutOutcome, Payment, ProviderDispute, ProviderRefund } from '../payments/payments';
 import {
   insertOrder,
   lockBuyerAndReadEvent,
@@ -26,6 +26,7 @@ import {
   openCheckoutsOf,
   recordProviderRefund,
   recordDispute,
+  setClearing,
   updateRefundProgress,
   ticketsHeldBy,
   type OrderWithEvent,
@@ -177,6 +178,40 @@ export async function payOrder(
 }
 
 /**
+ * A pending order's bank payment (a debit) is clearing: the provider confirms or fails it days later.
+ * The order stays pending and keeps its tickets past its hold (no expiry time) until the bank answers,
+ * rather than losing them to someone else while its money is on the way.
+ */
+export async function paymentClearing(
+  db: Database,
+  orderId: number,
+  paymentId: string,
+): Promise<OrderRow | null> {
+  return db.transaction(async (tx) => {
+    const held = await lockOrder(tx, orderId);
+    if (held?.status !== 'pending') return held;
+    return setClearing(tx, orderId, paymentId);
+  });
+}
+
+/** What became of a pending order's checkout, applied: paid, clearing, or closed unpaid (the hold ends). */
+export async function applyCheckoutOutcome(
+  db: Database,
+  orderId: number,
+  outcome: CheckoutOutcome,
+  now: Date,
+): Promise<OrderRow | null> {
+  switch (outcome.closed) {
+    case 'paid':
+      return payOrder(db, orderId, outcome.payment, now);
+    case 'processing':
+      return paymentClearing(db, orderId, outcome.paymentId);
+    case 'unpaid':
+      return expireOrder(db, orderId);
+  }
+}
+
+/**
  * A completed order refunded in full, in the caller's transaction: the order says so and the ledger
  * records it. Its tickets are not given back: a refund only happens when the event stops selling, or
  * when the provider's own dashboard refunded it (those seats are lost to the show). A paid order's money
@@ -258,7 +293,7 @@ export async function disputeOpened(
         disputeId: dispute.id,
         creatorId: chargesCreator ? event.creatorId : null,
         feeCents: dispute.withdrawnFeeCents,
-        released: await eventReleased(tx, held.eventId),
+        released: (await releasesOf(tx, held.eventId)) > 0,
         at: now,
       }),
     );

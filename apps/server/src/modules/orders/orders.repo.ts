@@ -112,6 +112,20 @@ export async function moveOrder(
   return order ?? null;
 }
 
+/** A pending order whose payment is clearing: it names the payment and has no hold end any more. */
+export async function setClearing(
+  tx: Database,
+  orderId: number,
+  paymentId: string,
+): Promise<OrderRow | null> {
+  const [order] = await tx
+    .update(orders)
+    .set({ paymentId, expiresAt: null })
+    .where(and(eq(orders.id, orderId), eq(orders.status, 'pending')))
+    .returning();
+  return order ?? null;
+}
+
 /** The order a payment paid, locked until the caller's transaction ends. */
 export async function lockOrderByPayment(tx: Database, paymentId: string): Promise<OrderRow | null> {
   const [order] = await tx.select().from(orders).where(eq(orders.paymentId, paymentId)).for('update');

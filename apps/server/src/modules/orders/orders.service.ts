@@ -246,7 +246,8 @@ function toOrder({ order, event }: OrderWithEvent): Order {
     unitPrice: fromCents(order.unitPriceCents),
     totalAmount: fromCents(order.totalCents),
     createdAt: order.createdAt.toISOString(),
-    checkoutUrl: order.status === 'pending' ? order.checkoutUrl : null,
+    // A pending order without a hold end is a bank payment clearing: its checkout is done with.
+    checkoutUrl: order.status === 'pending' && order.expiresAt ? order.checkoutUrl : null,
     expiresAt: order.status === 'pending' && order.expiresAt ? order.expiresAt.toISOString() : null,
     refundStatus: order.status === 'refunded' ? order.refundStatus : null,
     event: { id: event.id, name: event.name, image: event.image, date: event.date.toISOString() },

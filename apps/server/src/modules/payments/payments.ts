@@ -52,6 +52,13 @@ export interface CheckoutRequest {
   cancelUrl: string;
 }
 
+/**
+ * A checkout's end: unpaid (closed, expired, or still open), paid, or completed with a bank payment
+ * (a debit) still clearing, which the provider confirms or fails days later.
+ */
+export type CheckoutOutcome =
+  { closed: 'unpaid' } | { closed: 'paid'; payment: Payment } | { closed: 'processing'; paymentId: string };
+
 /** A transfer to a creator's connected account, as the provider knows it. */
 export interface Transfer {
   transferId: string;
@@ -74,8 +81,13 @@ export interface PayoutRequest {
  */
 export interface CardPayments {
   startCheckout(request: CheckoutRequest): Promise<{ sessionId: string; url: string }>;
-  /** Closes a checkout still open. A checkout paid meanwhile cannot close: its payment is the answer. */
-  expireCheckout(sessionId: string): Promise<Payment | null>;
+  /**
+   * Closes a checkout still open. A checkout completed meanwhile cannot close: what became of it (paid,
+   * or a bank payment clearing) is the answer.
+   */
+  closeCheckout(sessionId: string): Promise<CheckoutOutcome>;
+  /** What became of a checkout (the fan's return from it: open ones answer `unpaid`). */
+  checkoutOutcome(sessionId: string): Promise<CheckoutOutcome>;
   /** Pays a payment back in full; answers the provider's refund. */
   refund(request: RefundRequest): Promise<ProviderRefund>;
   /** A refund as it stands now (a webhook's copy may be older than another one already applied). */

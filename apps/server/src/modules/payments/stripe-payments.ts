@@ -4,6 +4,7 @@ import { AppError } from '../../errors';
 import {
   PaymentRefusedError,
   type CardPayments,
+  type CheckoutOutcome,
   type CheckoutRequest,
   type Payment,
   type PayoutRequest,
@@ -93,26 +94,23 @@ export function createStripePayments(config: StripeConfig, namespace: string): C
       return { sessionId: session.id, url: session.url };
     },
 
-    async expireCheckout(sessionId) {
+    async closeCheckout(sessionId) {
       try {
         await stripe.checkout.sessions.expire(sessionId);
-        return null;
+        return { closed: 'unpaid' };
       } catch (error) {
         if (!(error instanceof Stripe.errors.StripeInvalidRequestError)) throw error;
         // No such session: no payment can ever arrive for it.
-        if (error.statusCode === 404) return null;
+        if (error.statusCode === 404) return { closed: 'unpaid' };
         // Stripe only expires an open session: this one was paid, or closed by Stripe, meanwhile.
         const session = await stripe.checkout.sessions.retrieve(sessionId);
         if (session.status === 'open') throw error;
-        const intentId = paymentIntentIdOf(session);
-        if (session.status === 'complete' && session.payment_status === 'paid' && intentId) {
-          return paymentOf(stripe, intentId);
-        }
-        // Closed unpaid, or completed with a bank payment still processing: the hold ends now, and if
-        // that payment succeeds later the order is completed (or refunded) as a late payment.
-        return null;
+        return outcomeOf(stripe, session);
       }
     },
+
+    checkoutOutcome: async (sessionId) =>
+      outcomeOf(stripe, await stripe.checkout.sessions.retrieve(sessionId)),
 
     async refund(request) {
       try {
@@ -320,6 +318,18 @@ function refundOf(refund: Stripe.Refund): ProviderRefund {
     status,
     failure: status === 'failed' ? (refund.failure_reason ?? refund.status) : null,
   };
+}
+
+/**
+ * What became of a checkout that is no longer open: paid (its payment), completed with a bank payment
+ * still clearing, or closed unpaid.
+ */
+async function outcomeOf(stripe: Stripe, session: Stripe.Checkout.Session): Promise<CheckoutOutcome> {
+  const intentId = paymentIntentIdOf(session);
+  if (session.status !== 'complete' || !intentId) return { closed: 'unpaid' };
+  if (session.payment_status === 'paid')
+    return { closed: 'paid', payment: await paymentOf(stripe, intentId) };
+  return { closed: 'processing', paymentId: intentId };
 }
 
 /** The id of a field Stripe answers as an id, or as the object when expanded. */

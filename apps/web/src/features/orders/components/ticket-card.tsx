@@ -20,10 +20,14 @@ const statusBadges: Record<OrderStatus, { label: string; tone: BadgeTone }> = {
 /** A refund is only "Refunded" once the money was sent back; until then, or if sending failed, it is pending. */
 const REFUND_PENDING = { label: 'Refund pending', tone: 'warning' } as const;
 
-const badgeOf = (order: Order) =>
-  order.status === 'refunded' && order.refundStatus !== 'succeeded'
-    ? REFUND_PENDING
-    : statusBadges[order.status];
+/** A pending order without a hold end: its bank payment is clearing, its tickets are kept meanwhile. */
+const PAYMENT_CLEARING = { label: 'Payment processing', tone: 'warning' } as const;
+
+function badgeOf(order: Order) {
+  if (order.status === 'refunded' && order.refundStatus !== 'succeeded') return REFUND_PENDING;
+  if (order.status === 'pending' && order.expiresAt === null) return PAYMENT_CLEARING;
+  return statusBadges[order.status];
+}
 
 /**
  * One order on My Tickets, badged with its status; amounts carry a euro icon (spec §9). Only a

@@ -74,7 +74,14 @@ describe('my tickets', () => {
       'GET /orders': {
         body: [
           anOrder({ id: 1, status: 'completed', event: event(1, 'Paid Show') }),
-          anOrder({ id: 2, status: 'pending', checkoutUrl, event: event(2, 'Paying Show') }),
+          anOrder({
+            id: 2,
+            status: 'pending',
+            checkoutUrl,
+            expiresAt: '2030-03-01T10:30:00.000Z',
+            event: event(2, 'Paying Show'),
+          }),
+          anOrder({ id: 8, status: 'pending', event: event(8, 'Clearing Show') }),
           anOrder({ id: 3, status: 'expired', event: event(3, 'Lapsed Show') }),
           anOrder({
             id: 4,
@@ -107,6 +114,8 @@ describe('my tickets', () => {
       ['Refunding Show', 'Refund pending'],
       ['Bounced Show', 'Refund pending'],
       ['Charged-back Show', 'Disputed'],
+      // A bank payment on its way: no checkout to finish, and not a ticket yet.
+      ['Clearing Show', 'Payment processing'],
     ] as const) {
       const card = screen.getByRole('article', { name });
       expect(within(card).getByText(badge)).toBeInTheDocument();
