@@ -155,6 +155,7 @@ const MATRIX = {
   'GET /api/payments/account':                             [401,      403, 403,          200,          200],
   // Let in, a creator hears that no payment provider is configured here (PAYMENT_PROVIDER=none).
   'POST /api/payments/account/onboarding':                 [401,      403, 403,          409,          409],
+  'POST /api/payments/account/dashboard':                  [401,      403, 403,          409,          409],
   'POST /api/orders':                                      [401,      201, 201,          201,          403], // not one's own event
   'GET /api/orders':                                       [401,      200, 200,          200,          200],
   'GET /api/orders/summary':                               [401,      200, 200,          200,          200],
@@ -322,7 +323,9 @@ const HTTP: Record<HttpRow, (cell: Cell) => Call | Promise<Call>> = {
   'GET /api/payouts': () => get('/api/payouts'),
   'GET /api/payments/config': () => get('/api/payments/config'),
   'GET /api/payments/account': () => get('/api/payments/account'),
-  'POST /api/payments/account/onboarding': () => send('POST', '/api/payments/account/onboarding'),
+  'POST /api/payments/account/onboarding': () =>
+    send('POST', '/api/payments/account/onboarding', { country: 'US' }),
+  'POST /api/payments/account/dashboard': () => send('POST', '/api/payments/account/dashboard'),
   // A fresh event each time: a fan who bought one would hold a ticket from then on.
   'POST /api/orders': async () =>
     send('POST', '/api/orders', { eventId: (await freshEvent()).id, quantity: 1 }),

@@ -69,11 +69,12 @@ export async function stripeWorld(env: Record<string, string> = {}) {
   }
 
   /** A creator who opened Stripe onboarding through the app: their Express account's id. */
-  async function connectStripe(creator: TestAccount): Promise<string> {
+  async function connectStripe(creator: TestAccount, country = 'US'): Promise<string> {
     const onboarding = await api(app, {
       method: 'POST',
       url: '/api/payments/account/onboarding',
       headers: authHeader(creator.token),
+      payload: { country },
     });
     expect(onboarding.statusCode, onboarding.body).toBe(200);
     expect(onboarding.json<{ url: string }>().url).toMatch(/^https:\/\/connect\.stripe\.com\//);

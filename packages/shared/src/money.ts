@@ -93,6 +93,56 @@ export const ZPayout = z.object({
 export type Payout = z.infer<typeof ZPayout>;
 export const ZPayoutList = z.array(ZPayout);
 
+/**
+ * Where Stagedoor (a US platform) can pay creators through Stripe Connect Express: the US, and the
+ * countries Stripe's cross-border payouts reach under its recipient service agreement. ISO 3166-1 codes.
+ */
+export const PAYOUT_COUNTRIES = [
+  'US',
+  'AT',
+  'AU',
+  'BE',
+  'BG',
+  'CA',
+  'CH',
+  'CY',
+  'CZ',
+  'DE',
+  'DK',
+  'EE',
+  'ES',
+  'FI',
+  'FR',
+  'GB',
+  'GR',
+  'HR',
+  'HU',
+  'IE',
+  'IT',
+  'LI',
+  'LT',
+  'LU',
+  'LV',
+  'MT',
+  'NL',
+  'NO',
+  'NZ',
+  'PL',
+  'PT',
+  'RO',
+  'SE',
+  'SG',
+  'SI',
+  'SK',
+] as const;
+export type PayoutCountry = (typeof PAYOUT_COUNTRIES)[number];
+
+/** POST /payments/account/onboarding: the country the creator is paid in (asked once, at the start). */
+export const ZOnboardingRequest = z.object({
+  country: z.enum(PAYOUT_COUNTRIES, { error: 'Choose the country where you get paid' }),
+});
+export type OnboardingRequest = z.infer<typeof ZOnboardingRequest>;
+
 /** GET /payments/account: where the creator's payouts go. */
 export const ZPayoutAccount = z.object({
   provider: z.enum(PAYMENT_PROVIDERS),
@@ -100,10 +150,20 @@ export const ZPayoutAccount = z.object({
   connected: z.boolean(),
   /** Stripe: onboarding is finished and transfers can reach the account. */
   payoutsEnabled: z.boolean(),
+  /** Stripe: the account's country; null before it exists. */
+  country: z.string().nullable(),
+  /**
+   * Stripe: what it still needs from the creator before it pays them (its `requirements`: the fields
+   * due now or past due, as Stripe names them, `external_account`, `individual.dob.day`…).
+   */
+  requirements: z.array(z.string()),
 });
 export type PayoutAccount = z.infer<typeof ZPayoutAccount>;
 
-/** POST /payments/account/onboarding: Stripe's onboarding page for the creator's Express account. */
+/**
+ * POST /payments/account/onboarding: Stripe's onboarding page for the creator's Express account;
+ * POST /payments/account/dashboard: a sign-in link to their Express dashboard (payouts, bank, tax forms).
+ */
 export const ZOnboardingLink = z.object({ url: z.string() });
 
 /** POST /events/{id}/cancel: what the cancellation did. */

@@ -1,20 +1,8 @@
 import { fromCents } from '@stagedoor/shared/events';
-import type { Earnings, EventEarnings, Payout, PayoutAccount } from '@stagedoor/shared/money';
+import type { Earnings, EventEarnings, Payout } from '@stagedoor/shared/money';
 import { and, desc, eq, inArray, sql, sum, type SQL } from 'drizzle-orm';
-import {
-  accounts,
-  events,
-  ledgerEntries,
-  ledgerTransactions,
-  orders,
-  payouts,
-  type AccountRow,
-} from '../../db/schema';
+import { events, ledgerEntries, ledgerTransactions, orders, payouts, type AccountRow } from '../../db/schema';
 import type { Deps } from '../../deps';
-import { AppError } from '../../errors';
-
-const NO_PAYOUT_ACCOUNT_MESSAGE =
-  'Payouts are paid by the Stagedoor team: there is no payment account to connect';
 
 const CREATOR_ACCOUNTS = [
   'creator_pending',
@@ -160,40 +148,4 @@ export async function listPayouts(deps: Pick<Deps, 'db'>, creator: AccountRow): 
     createdAt: payout.createdAt.toISOString(),
     paidAt: payout.paidAt?.toISOString() ?? null,
   }));
-}
-
-/**
- * GET /payments/account: where the creator's payouts go. A Stripe account still onboarding is asked
- * again each time, so the screen turns green as soon as Stripe says so (account.updated also tells us).
- */
-export async function getPayoutAccount(
-  deps: Pick<Deps, 'db' | 'payments'>,
-  creator: AccountRow,
-): Promise<PayoutAccount> {
-  if (!deps.payments) return { provider: 'none', connected: false, payoutsEnabled: false };
-  if (!creator.stripeAccountId) return { provider: 'stripe', connected: false, payoutsEnabled: false };
-  let payoutsEnabled = creator.stripePayoutsEnabled;
-  if (!payoutsEnabled) {
-    payoutsEnabled = await deps.payments.payoutsEnabled(creator.stripeAccountId);
-    if (payoutsEnabled) {
-      await deps.db.update(accounts).set({ stripePayoutsEnabled: true }).where(eq(accounts.id, creator.id));
-    }
-  }
-  return { provider: 'stripe', connected: true, payoutsEnabled };
-}
-
-/** POST /payments/account/onboarding: the creator's Express account (made once) and its onboarding page. */
-export async function startOnboarding(
-  deps: Pick<Deps, 'db' | 'payments'>,
-  creator: AccountRow,
-  returnUrl: string,
-): Promise<{ url: string }> {
-  if (!deps.payments) throw new AppError('CONFLICT', NO_PAYOUT_ACCOUNT_MESSAGE);
-  let accountId = creator.stripeAccountId;
-  if (!accountId) {
-    // Stripe answers the same account to the same idempotency key: a double click makes one.
-    accountId = await deps.payments.createAccount(creator);
-    await deps.db.update(accounts).set({ stripeAccountId: accountId }).where(eq(accounts.id, creator.id));
-  }
-  return { url: await deps.payments.onboardingLink(accountId, { returnUrl, refreshUrl: returnUrl }) };
 }

@@ -3,6 +3,7 @@ import {
   ZCancellation,
   ZEarnings,
   ZOnboardingLink,
+  ZOnboardingRequest,
   ZPaymentsConfig,
   ZPayoutAccount,
   ZPayoutList,
@@ -11,7 +12,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireAuth, signedInAccount } from '../accounts/sessions';
 import { siteOrigin } from '../../site';
 import { cancelEvent } from './cancellation';
-import { earningsCsv, getEarnings, getPayoutAccount, listPayouts, startOnboarding } from './earnings.service';
+import { earningsCsv, getEarnings, listPayouts } from './earnings.service';
+import { getPayoutAccount, openDashboard, startOnboarding } from './payout-account';
 
 export const moneyRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/payments/config', { schema: { response: { 200: ZPaymentsConfig } } }, async () => ({
@@ -65,12 +67,22 @@ export const moneyRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/payments/account/onboarding',
-    { preHandler: requireAuth('creator'), schema: { response: { 200: ZOnboardingLink } } },
+    {
+      preHandler: requireAuth('creator'),
+      schema: { body: ZOnboardingRequest, response: { 200: ZOnboardingLink } },
+    },
     async (request) =>
       startOnboarding(
         app.deps,
         signedInAccount(request),
+        request.body,
         `${siteOrigin(request)}/creators/dashboard/earnings`,
       ),
+  );
+
+  app.post(
+    '/payments/account/dashboard',
+    { preHandler: requireAuth('creator'), schema: { response: { 200: ZOnboardingLink } } },
+    async (request) => openDashboard(app.deps, signedInAccount(request)),
   );
 };

@@ -312,13 +312,18 @@ describe('earnings, payouts and the CSV', () => {
       provider: 'none',
       connected: false,
       payoutsEnabled: false,
+      country: null,
+      requirements: [],
     });
-    const onboarding = await api(app, {
-      method: 'POST',
-      url: '/api/payments/account/onboarding',
-      headers: authHeader(creator.token),
-    });
-    expect(onboarding.statusCode).toBe(409);
+    for (const url of ['/api/payments/account/onboarding', '/api/payments/account/dashboard']) {
+      const response = await api(app, {
+        method: 'POST',
+        url,
+        headers: authHeader(creator.token),
+        payload: { country: 'US' },
+      });
+      expect(response.statusCode, url).toBe(409);
+    }
     expect(await get(creator, '/api/payments/config')).toEqual({ provider: 'none', holdMinutes: 30 });
   });
 });

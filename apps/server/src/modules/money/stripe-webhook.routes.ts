@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type Stripe from 'stripe';
 import { z } from 'zod';
-import { accounts, stripeEvents } from '../../db/schema';
+import { stripeEvents } from '../../db/schema';
 import type { Deps } from '../../deps';
 import {
   disputeClosed,
@@ -14,6 +14,7 @@ import {
   refundedByProvider,
 } from '../orders/order-lifecycle';
 import { ordersOfCheckout } from '../orders/orders.service';
+import { payoutAccountChanged } from './payout-account';
 import { bankPayoutPaid } from './payouts';
 import { refundChanged, refuseStrayPayment, sendRefunds } from './refunds';
 import type { CardPayments } from '../payments/payments';
@@ -89,7 +90,7 @@ async function applyStripeEvent(
       await checkoutUnpaid(deps, event.data.object);
       break;
     case 'account.updated':
-      await accountUpdated(deps, event.data.object, now);
+      await payoutAccountChanged(deps, event.data.object.id);
       break;
     case 'payout.paid':
       // A connected account's payout to its bank (Connect endpoint); the platform's own carry no account.
@@ -189,24 +190,6 @@ async function disputeChanged(deps: WebhookDeps, disputeId: string, now: Date): 
   const dispute = await deps.payments.disputeById(disputeId);
   if (dispute.fundsWithdrawn) await disputeOpened(deps.db, dispute, now);
   if (dispute.outcome !== 'open') await disputeClosed(deps.db, dispute, now);
-}
-
-/**
- * A creator's Express account changed (onboarding finished, details missing again…). The account is
- * read afresh rather than from the event, so that events arriving out of order leave Stripe's latest
- * answer in place.
- */
-async function accountUpdated(deps: WebhookDeps, account: Stripe.Account, now: Date): Promise<void> {
-  const [creator] = await deps.db
-    .select({ id: accounts.id })
-    .from(accounts)
-    .where(eq(accounts.stripeAccountId, account.id));
-  if (!creator) return;
-  const enabled = await deps.payments.payoutsEnabled(account.id);
-  await deps.db
-    .update(accounts)
-    .set({ stripePayoutsEnabled: enabled, updatedAt: now })
-    .where(eq(accounts.id, creator.id));
 }
 
 /** Our order's id, as startCheckout put it on the session; null on a checkout we did not open. */

@@ -428,7 +428,8 @@ describe('POST /api/payments/stripe/webhook', () => {
       expect.objectContaining({
         idempotencyKey: deploymentKey(`account-creator-${creator.user.id}`),
         params: expect.objectContaining({
-          type: 'express',
+          controller: expect.objectContaining({ stripe_dashboard: { type: 'express' } }),
+          country: 'US',
           email: creator.email,
           metadata: { creatorId: String(creator.user.id) },
         }),

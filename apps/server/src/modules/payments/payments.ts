@@ -1,3 +1,4 @@
+import type { PayoutCountry } from '@stagedoor/shared/money';
 import type { RefundStatus } from '@stagedoor/shared/orders';
 
 /** What the payment provider reports about a payment, in the platform's currency (USD cents). */
@@ -107,12 +108,24 @@ export interface CardPayments {
   findTransfer(payout: PayoutRequest, destinationAccountId: string): Promise<Transfer | null>;
   /** The transfers' payments that a connected account's payout to its bank paid out. */
   paidOutPayments(accountId: string, bankPayoutId: string): Promise<string[]>;
-  /** A new Express account for a creator; answers its id. */
-  createAccount(creator: { id: number; email: string }): Promise<string>;
+  /** A new Express account for a creator paid in `country`; answers its id. */
+  createAccount(creator: { id: number; email: string }, country: PayoutCountry): Promise<string>;
   /** The provider's onboarding page for the account. */
   onboardingLink(accountId: string, urls: { returnUrl: string; refreshUrl: string }): Promise<string>;
-  /** Whether transfers can reach the account (onboarding finished). */
-  payoutsEnabled(accountId: string): Promise<boolean>;
+  /** The account as it stands now: whether transfers reach it, and what the provider still needs. */
+  connectedAccount(accountId: string): Promise<ConnectedAccount>;
+  /** A one-time sign-in link to the account's Express dashboard; refused before onboarding is done. */
+  dashboardLink(accountId: string): Promise<string>;
+}
+
+/** A creator's connected account as the provider reports it. */
+export interface ConnectedAccount {
+  payoutsEnabled: boolean;
+  country: string;
+  /** Whether the creator went through onboarding (the dashboard opens only then). */
+  detailsSubmitted: boolean;
+  /** What the provider needs before it pays them, due now or past due. */
+  requirements: string[];
 }
 
 /** The provider refused a call for good (not a network fault or an outage): retrying cannot help. */

@@ -19,6 +19,9 @@ import {
  */
 const API_VERSION = '2026-10-28.endive' satisfies Stripe.LatestApiVersion;
 
+/** Stagedoor's Stripe account is a US one: it settles in US dollars, and pays creators elsewhere cross-border. */
+const PLATFORM_COUNTRY = 'US';
+
 /** A fan waits on the checkout call: better a quick 503 than the SDK's default of 80 seconds. */
 const REQUEST_TIMEOUT_MS = 20_000;
 
@@ -206,14 +209,25 @@ export function createStripePayments(config: StripeConfig, namespace: string): C
       return payments;
     },
 
-    async createAccount(creator) {
+    async createAccount(creator, country) {
       const account = await stripe.accounts.create(
         {
-          type: 'express',
+          // Express, as Stripe's controller properties say it: Stripe collects what it needs and hosts
+          // the creator's dashboard; the platform pays Stripe's fees and bears losses (disputes).
+          controller: {
+            stripe_dashboard: { type: 'express' },
+            fees: { payer: 'application' },
+            losses: { payments: 'application' },
+            requirement_collection: 'stripe',
+          },
+          country,
           email: creator.email,
           metadata: { creatorId: String(creator.id) },
           // Fans pay the platform, which transfers each creator's share: transfers is all they need.
           capabilities: { transfers: { requested: true } },
+          // Paying a creator outside the platform's country is a cross-border payout: Stripe allows it
+          // to accounts under its recipient agreement, which take transfers and nothing else.
+          ...(country !== PLATFORM_COUNTRY && { tos_acceptance: { service_agreement: 'recipient' } }),
         },
         { idempotencyKey: key(`account-creator-${creator.id}`) },
       );
@@ -230,9 +244,23 @@ export function createStripePayments(config: StripeConfig, namespace: string): C
       return link.url;
     },
 
-    async payoutsEnabled(accountId) {
+    async connectedAccount(accountId) {
       const account = await stripe.accounts.retrieve(accountId);
-      return account.payouts_enabled && account.capabilities?.transfers === 'active';
+      const due = [...(account.requirements?.past_due ?? []), ...(account.requirements?.currently_due ?? [])];
+      return {
+        payoutsEnabled: account.payouts_enabled && account.capabilities?.transfers === 'active',
+        country: account.country ?? '',
+        detailsSubmitted: account.details_submitted,
+        requirements: [...new Set(due)],
+      };
+    },
+
+    async dashboardLink(accountId) {
+      try {
+        return (await stripe.accounts.createLoginLink(accountId)).url;
+      } catch (error) {
+        throw refusedOr(error);
+      }
     },
   };
 }

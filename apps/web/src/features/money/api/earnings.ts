@@ -1,4 +1,9 @@
-import { ZOnboardingLink, ZPayoutAccount, ZPayoutList } from '@stagedoor/shared/money';
+import {
+  ZOnboardingLink,
+  ZPayoutAccount,
+  ZPayoutList,
+  type OnboardingRequest,
+} from '@stagedoor/shared/money';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { api, errorMessage } from '../../../lib/api-client';
 import { saveFile } from '../../../lib/download';
@@ -27,12 +32,25 @@ export function usePayoutAccount() {
   });
 }
 
-/** POST /payments/account/onboarding, then on to Stripe's page, which sends the creator back after. */
+/**
+ * POST /payments/account/onboarding (in the country chosen, for a new account), then on to Stripe's
+ * page, which sends the creator back after.
+ */
 export function useStripeOnboarding() {
   return useMutation({
-    mutationFn: () => api.post('/payments/account/onboarding', undefined, { schema: ZOnboardingLink }),
+    mutationFn: (request: OnboardingRequest) =>
+      api.post('/payments/account/onboarding', request, { schema: ZOnboardingLink }),
     onSuccess: ({ url }) => window.location.assign(url),
     onError: (error) => notify(errorMessage(error, 'Failed to open Stripe onboarding'), 'error'),
+  });
+}
+
+/** POST /payments/account/dashboard, then on to the creator's Stripe Express dashboard. */
+export function useStripeDashboard() {
+  return useMutation({
+    mutationFn: () => api.post('/payments/account/dashboard', undefined, { schema: ZOnboardingLink }),
+    onSuccess: ({ url }) => window.location.assign(url),
+    onError: (error) => notify(errorMessage(error, 'Failed to open your Stripe dashboard'), 'error'),
   });
 }
 

@@ -49,7 +49,21 @@ const payouts: Payout[] = [
   { id: 4, amount: 40, status: 'failed', createdAt: '2030-01-01T10:00:00.000Z', paidAt: null },
 ];
 
-const noProvider: PayoutAccount = { provider: 'none', connected: false, payoutsEnabled: false };
+const noProvider: PayoutAccount = {
+  provider: 'none',
+  connected: false,
+  payoutsEnabled: false,
+  country: null,
+  requirements: [],
+};
+const stripeAccount = (account: Partial<PayoutAccount>): PayoutAccount => ({
+  provider: 'stripe',
+  connected: true,
+  payoutsEnabled: false,
+  country: 'US',
+  requirements: [],
+  ...account,
+});
 
 function stubEarnings(overrides: Record<string, Handler> = {}) {
   return stubApi({
@@ -161,21 +175,27 @@ describe('earnings', () => {
     ],
     [
       'with Stripe, not connected',
-      { provider: 'stripe', connected: false, payoutsEnabled: false },
+      stripeAccount({ connected: false, country: null }),
       'Connect a Stripe account to receive your payouts.',
       'Connect Stripe',
     ],
     [
       'with Stripe, onboarding unfinished',
-      { provider: 'stripe', connected: true, payoutsEnabled: false },
-      'Stripe needs a few more details before it can send you payouts.',
+      stripeAccount({ requirements: ['external_account'] }),
+      'Stripe needs a few more details before it can send you payouts:',
+      'Finish Stripe onboarding',
+    ],
+    [
+      'with Stripe, details sent and being checked',
+      stripeAccount({}),
+      'Stripe is checking your details.',
       'Finish Stripe onboarding',
     ],
     [
       'with Stripe, payouts enabled',
-      { provider: 'stripe', connected: true, payoutsEnabled: true },
+      stripeAccount({ payoutsEnabled: true }),
       'Stripe connected: payouts go to your Stripe account.',
-      null,
+      'Open Stripe dashboard',
     ],
   ] satisfies [string, PayoutAccount, string, string | null][])(
     'describes the payout account %s',
@@ -184,7 +204,7 @@ describe('earnings', () => {
       renderApp('/creators/dashboard/earnings');
 
       expect(await screen.findByText(text)).toBeInTheDocument();
-      for (const name of ['Connect Stripe', 'Finish Stripe onboarding']) {
+      for (const name of ['Connect Stripe', 'Finish Stripe onboarding', 'Open Stripe dashboard']) {
         const button = screen.queryByRole('button', { name });
         if (name === step) expect(button).toBeInTheDocument();
         else expect(button).not.toBeInTheDocument();
@@ -192,20 +212,64 @@ describe('earnings', () => {
     },
   );
 
-  it("opens Stripe's onboarding page to connect an account", async () => {
+  it("opens Stripe's onboarding page in the country the creator picks", async () => {
     const assign = vi.fn();
     vi.stubGlobal('location', { ...window.location, assign });
     const url = 'https://connect.stripe.com/setup/e/acct_1/abc';
     const calls = stubEarnings({
-      'GET /payments/account': { body: { provider: 'stripe', connected: false, payoutsEnabled: false } },
+      'GET /payments/account': { body: stripeAccount({ connected: false, country: null }) },
       'POST /payments/account/onboarding': { body: { url } },
     });
     const { user } = renderApp('/creators/dashboard/earnings');
 
-    await user.click(await screen.findByRole('button', { name: 'Connect Stripe' }));
+    await user.selectOptions(await screen.findByLabelText('Country where you get paid'), 'France');
+    await user.click(screen.getByRole('button', { name: 'Connect Stripe' }));
 
     await vi.waitFor(() => expect(assign).toHaveBeenCalledWith(url));
-    expect(calls.filter(({ method }) => method === 'POST')).toHaveLength(1);
+    expect(calls.filter(({ method }) => method === 'POST').map(({ body }) => body)).toEqual([
+      { country: 'FR' },
+    ]);
+  });
+
+  it('lists in words what Stripe still needs', async () => {
+    stubEarnings({
+      'GET /payments/account': {
+        body: stripeAccount({
+          requirements: [
+            'individual.dob.day',
+            'individual.dob.month',
+            'external_account',
+            'tos_acceptance.date',
+          ],
+        }),
+      },
+    });
+    renderApp('/creators/dashboard/earnings');
+
+    const card = (await screen.findByRole('heading', { name: 'Payout account' })).closest('div');
+    expect(
+      within(card?.parentElement?.parentElement ?? document.body)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(['Your date of birth', 'A bank account for your payouts', "Your acceptance of Stripe's terms"]);
+  });
+
+  it('opens the Express dashboard once payouts flow', async () => {
+    const assign = vi.fn();
+    vi.stubGlobal('location', { ...window.location, assign });
+    const url = 'https://connect.stripe.com/express/acct_1/login';
+    const calls = stubEarnings({
+      'GET /payments/account': { body: stripeAccount({ payoutsEnabled: true }) },
+      'POST /payments/account/dashboard': { body: { url } },
+    });
+    const { user } = renderApp('/creators/dashboard/earnings');
+
+    await user.click(await screen.findByRole('button', { name: 'Open Stripe dashboard' }));
+
+    await vi.waitFor(() => expect(assign).toHaveBeenCalledWith(url));
+    expect(calls.filter(({ method }) => method === 'POST').map(({ path }) => path)).toEqual([
+      '/payments/account/dashboard',
+    ]);
   });
 
   it('downloads the CSV with the bearer token', async () => {
