@@ -161,6 +161,8 @@ const MATRIX = {
   'GET /api/orders/summary':                               [401,      200, 200,          200,          200],
   // Someone else's order is not found, rather than forbidden: its id tells nothing.
   'GET /api/orders/:id':                                   [401,      404, 200,          404,          404],
+  // Its holder is told the checkout is not this order's: without a provider no order has one.
+  'POST /api/orders/:id/confirm':                          [401,      404, 400,          404,          404],
   'GET /api/live/config':                                  [200,      200, 200,          200,          200], // TURN only signed in
   'GET /api/mail/reminders-off':                           [200,      200, 200,          200,          200], // the signed link is the key
   'POST /api/mail/reminders-off':                          [200,      200, 200,          200,          200],
@@ -332,6 +334,8 @@ const HTTP: Record<HttpRow, (cell: Cell) => Call | Promise<Call>> = {
   'GET /api/orders': () => get('/api/orders'),
   'GET /api/orders/summary': () => get(`/api/orders/summary?eventId=${event.id}`),
   'GET /api/orders/:id': () => get(`/api/orders/${order.id}`),
+  'POST /api/orders/:id/confirm': () =>
+    send('POST', `/api/orders/${order.id}/confirm`, { sessionId: 'cs_test_1' }),
   'GET /api/live/config': () => get('/api/live/config'),
   'GET /api/mail/reminders-off': () => get(remindersOff(bystander)),
   'POST /api/mail/reminders-off': () => send('POST', remindersOff(bystander)),

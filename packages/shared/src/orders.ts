@@ -41,6 +41,15 @@ export type OrderStatus = (typeof ORDER_STATUSES)[number];
 export const REFUND_STATUSES = ['pending', 'succeeded', 'failed'] as const;
 export type RefundStatus = (typeof REFUND_STATUSES)[number];
 
+/** POST /orders/{id}/confirm: the checkout the fan came back from (Stripe's {CHECKOUT_SESSION_ID}). */
+export const ZConfirmCheckoutRequest = z.object({
+  sessionId: z
+    .string({ error: 'sessionId is required' })
+    .trim()
+    .min(1, 'sessionId is required')
+    .max(255, 'sessionId must be at most 255 characters'),
+});
+
 /** GET /orders/{id} */
 export const ZOrderIdParams = z.object({ id: positiveId('Order id') });
 

@@ -1,7 +1,16 @@
+import type { ErrorBody } from '@stagedoor/shared/errors';
 import type { Cancellation } from '@stagedoor/shared/money';
+import type { Order } from '@stagedoor/shared/orders';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
-import { api, authHeader, createCreator, createEvent, createUser } from '../../../test/factories';
+import {
+  api,
+  authHeader,
+  createCreator,
+  createEvent,
+  createUser,
+  type TestAccount,
+} from '../../../test/factories';
 import { unbalancedTransactions } from '../../../test/ledger';
 import { stripeWorld } from '../../../test/stripe-world';
 import { ledgerTransactions, outbox, strayPayments } from '../../db/schema';
@@ -143,5 +152,50 @@ describe('a payment for an order of a cancelled event', () => {
       refundReason: 'cancelled',
       providerRefundId: expect.stringMatching(/^re_/),
     });
+  });
+});
+
+describe('the fan back from the checkout', () => {
+  const confirm = (buyer: TestAccount, orderId: number, sessionId: string) =>
+    api(app, {
+      method: 'POST',
+      url: `/api/orders/${orderId}/confirm`,
+      headers: authHeader(buyer.token),
+      payload: { sessionId },
+    });
+
+  it("is sent back with the checkout's id, and the order completes at once, before Stripe's notice", async () => {
+    const buyer = await createUser(app);
+    const event = await createEvent(app, await createCreator(app), { price: 25, maxTickets: 5 });
+    const { order, sessionId } = await checkout(buyer, event.id, 1);
+    const back = new URL(standIn.successUrlOf(sessionId));
+    expect(back.pathname).toBe(`/purchase-confirmation/${event.id}/1`);
+    expect(Object.fromEntries(back.searchParams)).toEqual({ order: String(order.id), session_id: sessionId });
+
+    const unpaid = await confirm(buyer, order.id, sessionId);
+    expect(unpaid.statusCode, unpaid.body).toBe(200);
+    expect(unpaid.json<Order>().status).toBe('pending');
+
+    standIn.pay(sessionId);
+    const paid = await confirm(buyer, order.id, sessionId);
+    expect(paid.json<Order>().status).toBe('completed');
+    expect(await storedOrder(order.id)).toMatchObject({
+      status: 'completed',
+      paymentId: expect.stringMatching(/^pi_/),
+    });
+  });
+
+  it("is told another checkout is not the order's, and another buyer's order is not found", async () => {
+    const buyer = await createUser(app);
+    const event = await createEvent(app, await createCreator(app), { price: 25, maxTickets: 5 });
+    const { order } = await checkout(buyer, event.id, 1);
+    const other = await checkout(await createUser(app), event.id, 1);
+
+    const wrong = await confirm(buyer, order.id, other.sessionId);
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json<ErrorBody>().fields).toEqual({ sessionId: 'This is not the checkout of this order' });
+    const stranger = await confirm(await createUser(app), order.id, other.sessionId);
+    expect(stranger.statusCode).toBe(404);
+    expect(await storedOrder(order.id)).toMatchObject({ status: 'pending' });
   });
 });

@@ -1,5 +1,6 @@
 import {
   IDEMPOTENCY_KEY_HEADER,
+  ZConfirmCheckoutRequest,
   ZCreateOrderRequest,
   ZIdempotencyKey,
   ZOrder,
@@ -15,7 +16,7 @@ import { parseOrThrow } from '../../errors';
 import { requireAuth, signedInAccount } from '../accounts/sessions';
 import { limitRequests } from '../../plugins/rate-limit';
 import { siteOrigin } from '../../site';
-import { getOrder, listOrders, purchaseTickets, summarizeOrders } from './orders.service';
+import { confirmCheckout, getOrder, listOrders, purchaseTickets, summarizeOrders } from './orders.service';
 
 // Read in the handler, not through a route `headers` schema: Fastify would replace request.headers with
 // the parsed object, dropping every header the schema does not name.
@@ -64,6 +65,16 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { querystring: ZOrderSummaryQuery, response: { 200: ZOrderSummary } },
     },
     async (request) => summarizeOrders(app.deps, signedInAccount(request), request.query.eventId),
+  );
+
+  app.post(
+    '/orders/:id/confirm',
+    {
+      preHandler: [requireAuth(), ordersPerAccount],
+      schema: { params: ZOrderIdParams, body: ZConfirmCheckoutRequest, response: { 200: ZOrder } },
+    },
+    async (request) =>
+      confirmCheckout(app.deps, signedInAccount(request), request.params.id, request.body.sessionId),
   );
 
   app.get(

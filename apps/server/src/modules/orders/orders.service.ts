@@ -22,7 +22,7 @@ import {
   ticketsHeldOf,
   type OrderWithEvent,
 } from './orders.repo';
-import { expireOrder } from './order-lifecycle';
+import { applyCheckoutOutcome, expireOrder } from './order-lifecycle';
 
 const NOT_SELLING_MESSAGES = {
   cancelled: EVENT_CANCELLED_MESSAGE,
@@ -32,6 +32,7 @@ const NOT_SELLING_MESSAGES = {
 const KEY_REUSED_MESSAGE = 'This Idempotency-Key was already used for another purchase';
 const OWN_EVENT_MESSAGE = 'You cannot buy tickets to your own event';
 const ORDER_NOT_FOUND_MESSAGE = 'Order not found';
+const NOT_THIS_CHECKOUT_MESSAGE = 'This is not the checkout of this order';
 const BELOW_CARD_MINIMUM_MESSAGE = `A card payment is at least $${MIN_CARD_PRICE.toFixed(2)}: choose more tickets`;
 const PAYMENTS_UNAVAILABLE_MESSAGE = 'Payments are unavailable right now. Please try again in a moment.';
 const TOO_MANY_CHECKOUTS_MESSAGE = `You already have ${MAX_OPEN_CHECKOUTS} checkouts open. Finish paying for one or wait for it to expire.`;
@@ -140,7 +141,8 @@ async function withCheckout(
       unitPriceCents: order.unitPriceCents,
       customerEmail: account.email,
       expiresAt: order.expiresAt,
-      successUrl: `${site.origin}/purchase-confirmation/${event.id}/${order.quantity}?order=${order.id}`,
+      // Stripe puts the session's id in place of {CHECKOUT_SESSION_ID}: the page confirms with it.
+      successUrl: `${site.origin}/purchase-confirmation/${event.id}/${order.quantity}?order=${order.id}&session_id={CHECKOUT_SESSION_ID}`,
       cancelUrl: `${site.origin}/events/${event.id}/checkout`,
     });
   } catch (error) {
@@ -212,6 +214,32 @@ export function summarizeOrders(
   eventId: number | undefined,
 ): Promise<OrderSummary> {
   return orderSummaryOf(deps.db, account.id, eventId);
+}
+
+/**
+ * POST /orders/{id}/confirm: the fan is back from the provider's checkout, whose id its return address
+ * carries. The checkout is read from the provider at once, so a paid order completes (or a bank payment
+ * starts clearing) without waiting for the provider's notice; a checkout still unpaid changes nothing.
+ */
+export async function confirmCheckout(
+  deps: Pick<Deps, 'db' | 'payments'>,
+  account: AccountRow,
+  id: number,
+  sessionId: string,
+): Promise<Order> {
+  const found = await findOrderById(deps.db, id);
+  if (!found || found.order.accountId !== account.id)
+    throw new AppError('NOT_FOUND', ORDER_NOT_FOUND_MESSAGE);
+  if (found.order.checkoutSessionId !== sessionId) {
+    throw new AppError('VALIDATION_FAILED', NOT_THIS_CHECKOUT_MESSAGE, {
+      sessionId: NOT_THIS_CHECKOUT_MESSAGE,
+    });
+  }
+  if (found.order.status !== 'pending' || !deps.payments) return toOrder(found);
+  const outcome = await deps.payments.checkoutOutcome(sessionId);
+  const order =
+    outcome.closed === 'unpaid' ? found.order : await applyCheckoutOutcome(deps.db, id, outcome, new Date());
+  return toOrder({ order: order ?? found.order, event: found.event });
 }
 
 /** GET /orders/{id}: one of the caller's orders; anyone else's is as unknown as a free id. */

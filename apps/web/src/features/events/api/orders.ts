@@ -46,14 +46,25 @@ export function usePaymentsConfig() {
   });
 }
 
-/** GET /orders/{id} (none without an id), asked again every ORDER_POLL_MS while it is pending. */
-export function useOrder(id: string | null) {
+/**
+ * GET /orders/{id} (none without an id), asked again every ORDER_POLL_MS while it is pending. Back from
+ * the payment provider's checkout (`checkoutId`, its return address carries it), the first read is
+ * POST /orders/{id}/confirm: the server asks the provider at once instead of waiting for its notice.
+ */
+export function useOrder(id: string | null, checkoutId: string | null = null) {
+  const queryClient = useQueryClient();
+  const queryKey = queryKeys.orders.detail(id ?? '');
   return useQuery({
-    queryKey: queryKeys.orders.detail(id ?? ''),
+    queryKey,
     queryFn:
       id === null
         ? skipToken
-        : ({ signal }) => api.get(`/orders/${encodeURIComponent(id)}`, { schema: ZOrder, signal }),
+        : ({ signal }) => {
+            const url = `/orders/${encodeURIComponent(id)}`;
+            return checkoutId !== null && queryClient.getQueryData(queryKey) === undefined
+              ? api.post(`${url}/confirm`, { sessionId: checkoutId }, { schema: ZOrder, signal })
+              : api.get(url, { schema: ZOrder, signal });
+          },
     refetchInterval: (query) => (query.state.data?.status === 'pending' ? ORDER_POLL_MS : false),
   });
 }

@@ -15,13 +15,13 @@ import { useOrder } from '../api/orders';
 /**
  * The screen after a purchase (spec §2). With `?order=` (the checkout and the payment provider both
  * add it) it follows the order: a payment still being confirmed is waited for, an expired checkout
- * says so.
+ * says so. The provider adds `session_id`, its checkout's, which the order is confirmed with.
  */
 export function PurchaseConfirmationRoute() {
   useDocumentTitle('Your Order');
   const [search] = useSearchParams();
   const orderId = search.get('order');
-  const order = useOrder(orderId);
+  const order = useOrder(orderId, search.get('session_id'));
 
   if (orderId === null) return <PurchaseCompleted />;
   if (order.isPending) {

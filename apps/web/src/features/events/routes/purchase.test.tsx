@@ -306,6 +306,23 @@ describe('purchase confirmation', () => {
     expect(calls.filter(({ path }) => path === '/orders/11')).toHaveLength(3);
   });
 
+  it('confirms the order with the checkout Stripe sends the fan back from, once, then follows it', async () => {
+    const calls = stubApi({
+      ...signedInAs(aUser()),
+      'GET /events/4': { body: anEvent({ price: 25 }) },
+      'POST /orders/11/confirm': { body: anOrder({ id: 11, status: 'completed' }) },
+      'GET /orders/11': { body: anOrder({ id: 11, status: 'completed' }) },
+    });
+    renderApp('/purchase-confirmation/4/2?order=11&session_id=cs_test_abc');
+
+    expect(await screen.findByRole('heading', { name: 'Purchase Completed!' })).toBeInTheDocument();
+    expect(
+      calls
+        .filter(({ path }) => path.startsWith('/orders/11'))
+        .map(({ method, path, body }) => [method, path, body]),
+    ).toEqual([['POST', '/orders/11/confirm', { sessionId: 'cs_test_abc' }]]);
+  });
+
   it('says when the checkout expired and links back to the event', async () => {
     stubApi({
       ...signedInAs(aUser()),

@@ -1,4 +1,4 @@
-import { act, fireEvent, render, screen } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -87,7 +87,10 @@ describe('viewer panel', () => {
     const socket = serverAnswering({ success: true, viewerCount: 3 }, notLive);
     renderPanel(socket);
     expect(await screen.findByText('Connecting to stream...')).toBeInTheDocument();
-    expect(screen.getByRole('status', { name: 'Viewers' })).toHaveTextContent('3 viewers');
+    // The join's answer (the count) may come a moment after the panel says it is connecting.
+    await waitFor(() =>
+      expect(screen.getByRole('status', { name: 'Viewers' })).toHaveTextContent('3 viewers'),
+    );
 
     socket.serverEmit('streamEnded', { reason: 'lost' });
     expect(screen.getByText('Stream has ended. Trying to reconnect...')).toBeInTheDocument();
