@@ -1,6 +1,6 @@
 import { and, eq, lte, ne, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/database';
-import { events } from '../../db/schema';
+import { events, type EventRow } from '../../db/schema';
 import { notCancelled, sellsAt } from './event-state';
 import { maxPerBuyerSql } from './per-buyer';
 
@@ -21,11 +21,34 @@ interface Take {
   priceCents: number;
   /** The buyer's tickets for the event, the order being placed included (orders owns that count). */
   buyerHolds: SQL<number>;
+  /** Whether the order is held while its buyer pays (a bound applies to holds: HOLD_SHARE_BPS). */
+  isHold: boolean;
 }
 
 /**
+ * One hold (a checkout open, or a bank payment clearing) may take at most a fifth of the tickets nobody
+ * holds or paid for yet, or a group of HOLD_GROUP together, whichever is more. Near the end of a show's
+ * stock the last tickets then go a few per order: holding the last 25 unpaid for the whole hold, which
+ * three accounts could do under the per-buyer limit alone, takes six (each also limited to 3 open
+ * checkouts, and registrations to 20 a minute per address), while every fan who comes can hold tickets
+ * as long as any are free. A bound on all holds together would do the opposite: once reached, nobody
+ * could start a checkout, so squatting that share would freeze the whole stock. Early in a drop a fifth
+ * of what is free is more than one buyer may get, and a small show's friends still check out together.
+ */
+const HOLD_SHARE_BPS = 2000;
+const HOLD_GROUP = 4;
+
+/** The most tickets one hold may take of an event now (HOLD_SHARE_BPS). */
+export const holdCapOf = (event: Pick<EventRow, 'maxTickets' | 'sold'>): number =>
+  Math.max(HOLD_GROUP, Math.floor(((event.maxTickets - event.sold) * HOLD_SHARE_BPS) / 10_000));
+
+/** holdCapOf in SQL, for the stock step, judged on the row it locks. */
+const holdCapSql = sql`greatest(${HOLD_GROUP}, ((${events.maxTickets} - ${events.sold}) * ${HOLD_SHARE_BPS}) / 10000)`;
+
+/**
  * A purchase's tickets, taken only while the event sells (event-state), has that many left, is not the
- * buyer's own, is still at the order's price, and the buyer stays within its per-buyer limit. The buyer's
+ * buyer's own, is still at the order's price, the buyer stays within its per-buyer limit, and a hold
+ * takes no more than its share of the tickets still free (HOLD_SHARE_BPS). The buyer's
  * count is read by a subquery: the caller holds the buyer's account lock, so no other purchase of theirs
  * can change it meanwhile. False when nothing was taken.
  */
@@ -41,6 +64,7 @@ export async function takeTickets(tx: Database, take: Take, now: Date): Promise<
         lte(sql`${events.sold} + ${take.quantity}`, events.maxTickets),
         eq(events.priceCents, take.priceCents),
         lte(take.buyerHolds, maxPerBuyerSql),
+        take.isHold ? lte(sql`${take.quantity}`, holdCapSql) : undefined,
       ),
     )
     .returning({ id: events.id });

@@ -14,6 +14,7 @@ import {
   createUser,
   getOk,
   storedTicketsLeft,
+  type TestAccount,
 } from '../../../test/factories';
 import { stripeFee, type DeliveryOptions } from '../../../test/stripe-stand-in';
 import { deploymentKey, stripeEnvOf, stripeWorld } from '../../../test/stripe-world';
@@ -131,6 +132,29 @@ describe('POST /api/orders with PAYMENT_PROVIDER=stripe', () => {
     expect(await ticketsLeft(event.id)).toBe(4);
     const [order] = await app.deps.db.select().from(orders).where(eq(orders.eventId, event.id));
     expect(order).toMatchObject({ status: 'expired', checkoutUrl: null });
+  });
+
+  it('lets no few accounts hold the last tickets unpaid: each hold takes at most a fifth of what is free', async () => {
+    const event = await createEvent(app, await createCreator(app), { price: 10, maxTickets: 25 });
+    const squatters = [await createUser(app), await createUser(app), await createUser(app)];
+
+    const greedy = await buyTickets(app, squatters[0] as TestAccount, event.id, 10);
+    expect(greedy.statusCode).toBe(409);
+    expect(greedy.json<ErrorBody>().fields).toEqual({
+      quantity: 'The last tickets go a few per order: you can get 5 now',
+    });
+    // Each takes the most it may: a fifth of 25 free, then a group of 4.
+    for (const [squatter, most] of [
+      [squatters[0], 5],
+      [squatters[1], 4],
+      [squatters[2], 4],
+    ] as const) {
+      expect((await buyTickets(app, squatter as TestAccount, event.id, most)).statusCode).toBe(201);
+    }
+
+    expect(await ticketsLeft(event.id)).toBe(12);
+    const fan = await buyTickets(app, await createUser(app), event.id, 4);
+    expect(fan.statusCode, fan.body).toBe(201);
   });
 
   it('refuses a total under what a card can pay, for an event priced before that was the rule', async () => {

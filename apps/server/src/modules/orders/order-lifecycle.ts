@@ -110,6 +110,7 @@ export async function placeOrder(
           buyerId: purchase.accountId,
           priceCents: event.priceCents,
           buyerHolds: ticketsHeldBy(purchase.accountId, event.id),
+          isHold: heldUntil !== null,
         },
         now,
       );

@@ -10,6 +10,7 @@ import { AppError } from '../../errors';
 import { isCreatorOf } from '../../policy';
 import { EVENT_CANCELLED_MESSAGE, EVENT_NOT_FOUND_MESSAGE, findEvent } from '../events/events.service';
 import { maxPerBuyerOf } from '../events/per-buyer';
+import { holdCapOf } from '../events/stock';
 import {
   findOrderByCheckout,
   findOrderById,
@@ -187,9 +188,18 @@ async function whyNotSold(
   const limit = maxPerBuyerOf(event);
   const held = await ticketsHeldOf(deps.db, account.id, event.id);
   // Stock first: when the stock is below the limit, what a buyer holds is part of what is sold.
-  const message = input.quantity > left ? ticketsLeftMessage(left) : perBuyerMessage(limit, held);
-  return new AppError('CONFLICT', message, { quantity: message });
+  if (input.quantity > left) return quantityConflict(ticketsLeftMessage(left));
+  if (held + input.quantity > limit) return quantityConflict(perBuyerMessage(limit, held));
+  const holdable = holdCapOf(event);
+  if (deps.payments && input.quantity > holdable) return quantityConflict(lastTicketsMessage(holdable));
+  // Sold meanwhile: what is read now may differ from what the stock step saw.
+  return quantityConflict(ticketsLeftMessage(left));
 }
+
+const quantityConflict = (message: string) => new AppError('CONFLICT', message, { quantity: message });
+
+const lastTicketsMessage = (holdable: number) =>
+  `The last tickets go a few per order: you can get ${holdable} now`;
 
 /** What a keyed request asked for: the same key with another purchase is refused, not replayed. */
 function hashPurchase(input: CreateOrderRequest): string {
