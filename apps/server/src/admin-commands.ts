@@ -2,9 +2,12 @@ import { REFUND_REASONS, type RefundReason } from './db/schema';
 import type { App } from './app';
 import { refundEvent } from './modules/money/cancellation';
 import { markFoundingPartner } from './modules/money/founding-partners';
+import { formatMoneyReport, moneyReport } from './modules/money/money-report';
 
 const USAGE = `Operator commands (the server's own configuration; with the embedded database, stop the server first):
   npm run admin -- founding-partner <creator email>            no platform fee on the creator's first event
+  npm run admin -- money-report [--since <date>]               the ledger against Stripe, stuck refunds and payouts
+                                                               (since 30 days ago unless told; exits 1 on any)
   npm run admin -- refund-event <event id> --reason <${REFUND_REASONS.join('|')}>   refund every buyer of the event in full
   npm run admin -- backup <file>                               copy the embedded database into a file
   npm run admin -- restore <file>                              start an empty DATA_DIR from such a file`;
@@ -13,6 +16,13 @@ const USAGE = `Operator commands (the server's own configuration; with the embed
 export class UsageError extends Error {
   override name = 'UsageError';
 }
+
+/** The money report found something to act on: its text is the message, and the command exits 1. */
+export class MoneyReportFindings extends Error {
+  override name = 'MoneyReportFindings';
+}
+
+const REPORT_DAYS = 30;
 
 /** Runs one operator command against the configured database (and payment provider). */
 export async function runAdminCommand(app: App, args: string[]): Promise<string> {
@@ -28,6 +38,16 @@ export async function runAdminCommand(app: App, args: string[]): Promise<string>
     if (!REFUND_REASONS.includes(reason)) throw new UsageError(`Not a reason: ${rest[2]}`);
     const done = await refundEvent(app.deps, eventId, reason, new Date());
     return `Event ${eventId}: ${done.refundedOrders} order(s) refunded, $${done.refunded.toFixed(2)} in total.`;
+  }
+  if (command === 'money-report' && (rest.length === 0 || (rest.length === 2 && rest[0] === '--since'))) {
+    const since = rest[1] ? new Date(rest[1]) : new Date(Date.now() - REPORT_DAYS * 24 * 3_600_000);
+    if (Number.isNaN(since.getTime())) throw new UsageError(`Not a date: ${rest[1]}`);
+    const report = await moneyReport(app.deps, since, new Date());
+    const text = formatMoneyReport(report);
+    if (report.differences.length + report.stuckRefunds.length + report.stuckPayouts.length > 0) {
+      throw new MoneyReportFindings(text);
+    }
+    return text;
   }
   throw new UsageError(USAGE);
 }

@@ -1,6 +1,6 @@
 import { buildApp } from './app';
 import { isDatabaseCommand, runDatabaseCommand } from './admin-backup';
-import { runAdminCommand } from './admin-commands';
+import { MoneyReportFindings, runAdminCommand } from './admin-commands';
 import { loadConfig } from './config';
 
 /** `npm run admin -- <command>`: one operator command against the configured deployment. */
@@ -21,6 +21,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : error);
+  // The money report's findings are its output, for the operator or a cron job's mail, not a crash.
+  if (error instanceof MoneyReportFindings) console.info(error.message);
+  else console.error(error instanceof Error ? error.message : error);
   process.exitCode = 1;
 });

@@ -23,6 +23,7 @@ import { mailRoutes } from './modules/mail/mail.routes';
 import { runMail } from './modules/orders/reminders';
 import { createMailTransport } from './modules/mail/transport';
 import { moneyRoutes } from './modules/money/money.routes';
+import { moneyCounts } from './modules/money/money-report';
 import { runSettlement } from './modules/money/settlement';
 import { createStripePayments } from './modules/payments/stripe-payments';
 import { stripeWebhookRoutes } from './modules/money/stripe-webhook.routes';
@@ -148,7 +149,7 @@ export async function buildApp(config: Config, seams: TestSeams = {}): Promise<A
     await setupMultipart(app);
     setupAuth(app);
     await setupCatalogue(app, redis);
-    await setupMetrics(app);
+    await setupMetrics(app, moneyCounts(app.deps));
 
     await app.register(
       async (api) => {

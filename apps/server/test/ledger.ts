@@ -2,17 +2,6 @@ import { eq, sql, sum } from 'drizzle-orm';
 import type { Database } from '../src/db/database';
 import { ledgerEntries, ledgerTransactions, type LedgerAccount } from '../src/db/schema';
 
-/** Transactions whose entries do not sum to zero (every one must). */
-export async function unbalancedTransactions(db: Database): Promise<string[]> {
-  const rows = await db
-    .select({ key: ledgerTransactions.key })
-    .from(ledgerTransactions)
-    .leftJoin(ledgerEntries, eq(ledgerEntries.transactionId, ledgerTransactions.id))
-    .groupBy(ledgerTransactions.id)
-    .having(sql`coalesce(sum(${ledgerEntries.amountCents}), 0) <> 0`);
-  return rows.map((row) => row.key);
-}
-
 /** Every creator's balance in every account, in cents (absent = 0). */
 export async function balances(db: Database): Promise<Map<number, Partial<Record<LedgerAccount, number>>>> {
   const rows = await db

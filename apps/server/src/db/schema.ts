@@ -192,6 +192,8 @@ export const orders = pgTable(
     checkoutSessionId: text('checkout_session_id'),
     checkoutUrl: text('checkout_url'),
     paymentId: text('payment_id'),
+    // The charge the payment made, as the provider's balance lists it (the money report matches them).
+    chargeId: text('charge_id'),
     // What the provider kept of the payment, as it reported it.
     processorFeeCents: integer('processor_fee_cents').notNull().default(0),
     completedAt: timestamp('completed_at', { withTimezone: true }),
@@ -389,6 +391,7 @@ export const strayPayments = pgTable('stray_payments', {
   // The order it named, if any: for the operator's report.
   orderId: integer('order_id').references(() => orders.id),
   reason: text('reason', { enum: STRAY_REASONS }).notNull(),
+  chargeId: text('charge_id'),
   amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
   processorFeeCents: integer('processor_fee_cents').notNull(),
   // Set once the provider accepted the refund, then its progress as the provider reports it.

@@ -33,7 +33,14 @@ export const chatMessagesSent = new Counter({
  * The gauges are read when Prometheus asks; what must be counted as it happens is counted in one hook,
  * but for the chat messages (one line in chat.ts).
  */
-export async function setupMetrics(app: FastifyInstance): Promise<void> {
+/** What the money gauges count (modules/money/money-report.ts): handed in by app.ts, plugins know no module. */
+type MoneyCountsReader = () => Promise<{
+  differences: number;
+  stuckRefunds: number;
+  stuckPayouts: number;
+}>;
+
+export async function setupMetrics(app: FastifyInstance, moneyCounts: MoneyCountsReader): Promise<void> {
   const token = app.deps.config.metricsToken;
   if (!token) {
     // Registered all the same, to answer as an unknown API route does: a path with no route at all would
@@ -88,6 +95,21 @@ export async function setupMetrics(app: FastifyInstance): Promise<void> {
     'Pending orders holding tickets while their buyers pay (the whole deployment).',
     async () =>
       (await db.select({ total: count() }).from(orders).where(eq(orders.status, 'pending')))[0]?.total ?? 0,
+  );
+  gauge(
+    'stagedoor_money_differences',
+    'Differences between the ledger and Stripe over the last week (npm run admin -- money-report names them).',
+    async () => (await moneyCounts()).differences,
+  );
+  gauge(
+    'stagedoor_refunds_stuck',
+    'Refunds Stripe failed, or pending for more than two days: fans owed money (the whole deployment).',
+    async () => (await moneyCounts()).stuckRefunds,
+  );
+  gauge(
+    'stagedoor_payouts_stuck',
+    'Payouts due for more than three days: creators owed money (the whole deployment).',
+    async () => (await moneyCounts()).stuckPayouts,
   );
   gauge(
     'stagedoor_mail_queue_depth',

@@ -434,3 +434,14 @@ export async function balanceOf(
     .where(and(...conditions));
   return Number(row?.total ?? 0);
 }
+
+/** The keys of movements whose entries do not sum to zero: none, ever (the money report checks). */
+export async function unbalancedMovements(db: Database): Promise<string[]> {
+  const rows = await db
+    .select({ key: ledgerTransactions.key })
+    .from(ledgerTransactions)
+    .leftJoin(ledgerEntries, eq(ledgerEntries.transactionId, ledgerTransactions.id))
+    .groupBy(ledgerTransactions.id)
+    .having(sql`coalesce(sum(${ledgerEntries.amountCents}), 0) <> 0`);
+  return rows.map((row) => row.key);
+}

@@ -11,7 +11,7 @@ import {
   createUser,
   type TestAccount,
 } from '../../../test/factories';
-import { unbalancedTransactions } from '../../../test/ledger';
+import { unbalancedMovements } from '../ledger/ledger';
 import { stripeWorld } from '../../../test/stripe-world';
 import { ledgerTransactions, outbox, strayPayments } from '../../db/schema';
 
@@ -65,7 +65,7 @@ describe('a paid checkout that is not the order’s own', () => {
       providerRefundId: expect.stringMatching(/^re_/),
     });
     expect(refundCallsFor(foreignPayment).map((call) => call.params.amount)).toEqual(['50']);
-    expect(await unbalancedTransactions(app.deps.db)).toEqual([]);
+    expect(await unbalancedMovements(app.deps.db)).toEqual([]);
 
     await deliverOk(standIn.pay(sessionId));
     expect(await storedOrder(order.id)).toMatchObject({ status: 'completed' });

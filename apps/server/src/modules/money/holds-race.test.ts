@@ -91,7 +91,12 @@ async function race(expire: Expire) {
               payOrder(
                 app.deps.db,
                 placed.order.id,
-                { paymentId: `pi_${event.id}_${n}`, amountCents: 1000, processorFeeCents: 0 },
+                {
+                  paymentId: `pi_${event.id}_${n}`,
+                  chargeId: `ch_${event.id}_${n}`,
+                  amountCents: 1000,
+                  processorFeeCents: 0,
+                },
                 now,
               )
           : () => expire(app, placed.order.id);

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { and, eq, inArray, ne, or, sum } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { balances, earnedNet, unbalancedTransactions } from '../../../test/ledger';
+import { balances, earnedNet } from '../../../test/ledger';
+import { unbalancedMovements } from '../ledger/ledger';
 import { createTestApp } from '../../../test/test-app';
 import { accounts, events, orders, payouts, type AccountRow, type EventRow } from '../../db/schema';
 import { AppError } from '../../errors';
@@ -145,6 +146,7 @@ async function apply(world: World, step: Action): Promise<void> {
         id,
         {
           paymentId: `pi_${id}`,
+          chargeId: `ch_${id}`,
           amountCents: order.totalCents,
           processorFeeCents: processorFee(order.totalCents),
         },
@@ -179,7 +181,7 @@ async function apply(world: World, step: Action): Promise<void> {
 /** Everything that must hold after every step; answers the broken rules, none when all hold. */
 async function brokenRules(world: World): Promise<string[]> {
   const broken: string[] = [];
-  const unbalanced = await unbalancedTransactions(db);
+  const unbalanced = await unbalancedMovements(db);
   if (unbalanced.length > 0) broken.push(`unbalanced: ${unbalanced.join(', ')}`);
   const byCreator = await balances(db);
   const earned = await earnedNet(db);
@@ -252,6 +254,6 @@ describe('the ledger under random purchases, payments, expiries, refunds, cancel
       }),
       { numRuns: 25 },
     );
-    expect(await unbalancedTransactions(db)).toEqual([]);
+    expect(await unbalancedMovements(db)).toEqual([]);
   });
 });

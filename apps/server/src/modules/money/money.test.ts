@@ -16,7 +16,8 @@ import {
   moveEventDate,
   type TestAccount,
 } from '../../../test/factories';
-import { balanceIn, unbalancedTransactions } from '../../../test/ledger';
+import { balanceIn } from '../../../test/ledger';
+import { unbalancedMovements } from '../ledger/ledger';
 import { createTestApp } from '../../../test/test-app';
 import { runAdminCommand } from '../../admin-commands';
 import { runSettlement } from './settlement';
@@ -66,7 +67,7 @@ describe('platform fee', () => {
       due: 0,
       paidOut: 0,
     });
-    expect(await unbalancedTransactions(app.deps.db)).toEqual([]);
+    expect(await unbalancedMovements(app.deps.db)).toEqual([]);
   });
 
   it("rounds each order's fee to the nearest cent", async () => {
@@ -227,7 +228,7 @@ describe('POST /api/events/:id/cancel', () => {
       due: 0,
       paidOut: 0,
     });
-    expect(await unbalancedTransactions(app.deps.db)).toEqual([]);
+    expect(await unbalancedMovements(app.deps.db)).toEqual([]);
   });
 
   it('charges the creator 5 % of the gross when the event starts in less than 24 hours', async () => {

@@ -3,7 +3,7 @@ import type { Order } from '@stagedoor/shared/orders';
 import type Stripe from 'stripe';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { api, authHeader, createCreator, getOk, type TestAccount } from '../../../test/factories';
-import { unbalancedTransactions } from '../../../test/ledger';
+import { unbalancedMovements } from '../ledger/ledger';
 import { FUNDS_AVAILABLE_AFTER_S, stripeWorld } from '../../../test/stripe-world';
 import { runSettlement } from './settlement';
 
@@ -148,7 +148,7 @@ describe('disputes', () => {
     await deliverOk(standIn.closeDispute(disputeId, 'lost'));
     expect(await storedOrder(order.id)).toMatchObject({ status: 'disputed', disputeStatus: 'lost' });
     expect(await balanceOf(creator)).toMatchObject({ pending: 0, available: -DISPUTE_FEE_CENTS / 100 });
-    expect(await unbalancedTransactions(app.deps.db)).toEqual([]);
+    expect(await unbalancedMovements(app.deps.db)).toEqual([]);
   });
 
   it('won: everything goes back, and the order admits its buyer again', async () => {

@@ -14,11 +14,11 @@ import {
   type TestAccount,
   storedTicketsLeft,
 } from '../../../test/factories';
-import { balanceIn, unbalancedTransactions } from '../../../test/ledger';
+import { balanceIn } from '../../../test/ledger';
 import { createTestApp, sameDeploymentAs } from '../../../test/test-app';
 import type { App } from '../../app';
 import { payouts } from '../../db/schema';
-import { balanceOf, payoutOf, post } from '../ledger/ledger';
+import { balanceOf, payoutOf, post, unbalancedMovements } from '../ledger/ledger';
 import { payOut } from './payouts';
 import { expireHolds, releaseEarnings, runSettlement } from './settlement';
 
@@ -80,7 +80,7 @@ describe('the settlement job', () => {
     expect((await get<Payout[]>(creator, '/api/payouts')).map((payout) => payout.amount)).toEqual([
       1.8, 88.2,
     ]);
-    expect(await unbalancedTransactions(app.deps.db)).toEqual([]);
+    expect(await unbalancedMovements(app.deps.db)).toEqual([]);
   });
 
   it('holds no reserve once the creator has 3 completed events', async () => {

@@ -488,6 +488,7 @@ describe('Stripe behind CardPayments', () => {
       closed: 'paid',
       payment: {
         paymentId: standIn.get(paid.sessionId).payment_intent,
+        chargeId: expect.stringMatching(/^ch_/),
         amountCents: 3000,
         processorFeeCents: 123,
       },

@@ -167,6 +167,7 @@ export async function payOrder(
     const order = await make(tx, orderId, MOVES.pay, {
       completedAt: now,
       paymentId: payment.paymentId,
+      chargeId: payment.chargeId,
       processorFeeCents: payment.processorFeeCents,
     });
     if (!order) throw new Error(`order ${orderId} left ${held.status} under its lock`);

@@ -4,6 +4,8 @@ import type { RefundStatus } from '@stagedoor/shared/orders';
 /** What the payment provider reports about a payment, in the platform's currency (USD cents). */
 export interface Payment {
   paymentId: string;
+  /** The charge it made: what the provider's balance lists (the money report matches them). */
+  chargeId: string;
   /** What it charged. */
   amountCents: number;
   /** What it kept of it. */
@@ -116,6 +118,22 @@ export interface CardPayments {
   connectedAccount(accountId: string): Promise<ConnectedAccount>;
   /** A one-time sign-in link to the account's Express dashboard; refused before onboarding is done. */
   dashboardLink(accountId: string): Promise<string>;
+  /** Every movement of the platform's balance since `since`, newest first. */
+  balanceTransactions(since: Date): AsyncIterable<ProviderTransaction>;
+}
+
+/**
+ * One movement of the platform's balance at the provider, as its reports list them: a charge, a refund
+ * (or a refund's failure, giving the money back), a transfer to a creator, a dispute's withdrawal or
+ * reinstatement; `source` names the object (charge, refund, transfer, dispute) it comes from.
+ */
+export interface ProviderTransaction {
+  id: string;
+  type: string;
+  source: string | null;
+  amountCents: number;
+  feeCents: number;
+  created: Date;
 }
 
 /** A creator's connected account as the provider reports it. */

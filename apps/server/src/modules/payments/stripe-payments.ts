@@ -255,6 +255,22 @@ export function createStripePayments(config: StripeConfig, namespace: string): C
       };
     },
 
+    async *balanceTransactions(since) {
+      for await (const transaction of stripe.balanceTransactions.list({
+        created: { gte: Math.floor(since.getTime() / 1000) },
+        limit: 100,
+      })) {
+        yield {
+          id: transaction.id,
+          type: transaction.type,
+          source: idOf(transaction.source),
+          amountCents: transaction.amount,
+          feeCents: transaction.fee,
+          created: new Date(transaction.created * 1000),
+        };
+      }
+    },
+
     async dashboardLink(accountId) {
       try {
         return (await stripe.accounts.createLoginLink(accountId)).url;
@@ -320,7 +336,12 @@ async function paymentOf(stripe: Stripe, paymentIntentId: string): Promise<Payme
   if (!transaction || typeof transaction === 'string') {
     throw new Error(`payment ${paymentIntentId} has no balance transaction yet`);
   }
-  return { paymentId: intent.id, amountCents: transaction.amount, processorFeeCents: transaction.fee };
+  return {
+    paymentId: intent.id,
+    chargeId: typeof charge === 'string' || !charge ? '' : charge.id,
+    amountCents: transaction.amount,
+    processorFeeCents: transaction.fee,
+  };
 }
 
 /** The payment (PaymentIntent) a checkout or a charge belongs to: our payments are named by it. */
