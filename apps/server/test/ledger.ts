@@ -27,28 +27,30 @@ export async function balanceIn(db: Database, creatorId: number, account: Ledger
 }
 
 /**
- * Per creator: what they earned, net (sales less fees and refunds, less penalties), and the penalties
- * they were charged, in cents. Releases and payouts only move money between their accounts.
+ * Per creator: what they earned, net (sales less fees, refunds, penalties and disputes), and their debts:
+ * what penalties and disputes charged them, which may take their available balance below zero. In
+ * cents. Releases and payouts only move money between their accounts.
  */
-export async function earnedNet(db: Database): Promise<Map<number, { net: number; penalties: number }>> {
+export async function earnedNet(db: Database): Promise<Map<number, { net: number; debts: number }>> {
+  const onCreators = sql`${ledgerEntries.account} like 'creator_%'`;
   const rows = await db
     .select({
       creatorId: ledgerEntries.creatorId,
-      net: sql<string>`coalesce(sum(${ledgerEntries.amountCents}) filter (where ${ledgerEntries.account} like 'creator_%'), 0)`.mapWith(
+      net: sql<string>`coalesce(sum(${ledgerEntries.amountCents}) filter (where ${onCreators}), 0)`.mapWith(
         Number,
       ),
-      penalties:
-        sql<string>`coalesce(sum(-${ledgerEntries.amountCents}) filter (where ${ledgerTransactions.kind} = 'penalty' and ${ledgerEntries.account} like 'creator_%'), 0)`.mapWith(
+      debts:
+        sql<string>`coalesce(sum(-${ledgerEntries.amountCents}) filter (where ${ledgerTransactions.kind} in ('penalty', 'dispute', 'dispute_reversal') and ${onCreators}), 0)`.mapWith(
           Number,
         ),
     })
     .from(ledgerEntries)
     .innerJoin(ledgerTransactions, eq(ledgerTransactions.id, ledgerEntries.transactionId))
-    .where(sql`${ledgerTransactions.kind} in ('sale', 'refund', 'penalty')`)
+    .where(sql`${ledgerTransactions.kind} in ('sale', 'refund', 'penalty', 'dispute', 'dispute_reversal')`)
     .groupBy(ledgerEntries.creatorId);
   return new Map(
     rows.flatMap((row) =>
-      row.creatorId === null ? [] : [[row.creatorId, { net: row.net, penalties: row.penalties }]],
+      row.creatorId === null ? [] : [[row.creatorId, { net: row.net, debts: row.debts }]],
     ),
   );
 }

@@ -141,6 +141,7 @@ async function withCheckout(
       quantity: order.quantity,
       unitPriceCents: order.unitPriceCents,
       customerEmail: account.email,
+      placedAt: order.createdAt,
       expiresAt: order.expiresAt,
       // Stripe puts the session's id in place of {CHECKOUT_SESSION_ID}: the page confirms with it.
       successUrl: `${site.origin}/purchase-confirmation/${event.id}/${order.quantity}?order=${order.id}&session_id={CHECKOUT_SESSION_ID}`,

@@ -48,7 +48,8 @@ export interface CheckoutRequest {
   quantity: number;
   unitPriceCents: number;
   customerEmail: string;
-  /** The hold's end: the checkout closes then. */
+  /** When the order was placed, and the hold's end: the checkout closes then. */
+  placedAt: Date;
   expiresAt: Date;
   /** Where the provider sends the fan back after paying, and after giving up. */
   successUrl: string;

@@ -87,7 +87,7 @@ export function createStripePayments(config: StripeConfig, namespace: string): C
           client_reference_id: orderId,
           metadata: { orderId },
           payment_intent_data: { metadata: { orderId } },
-          expires_at: checkoutExpiry(request, new Date()),
+          expires_at: checkoutExpiry(request),
           success_url: request.successUrl,
           cancel_url: request.cancelUrl,
         },
@@ -392,12 +392,14 @@ const transferMetadata = (payout: PayoutRequest, namespace: string) => ({
   deployment: namespace,
 });
 
-/** The checkout's end, in Unix seconds: see CHECKOUT_SLACK_S. */
-function checkoutExpiry(request: CheckoutRequest, now: Date): number {
-  // Made from the hold's end alone (while the hold is shorter than a day), so a retried call sends the
-  // same parameters and Stripe's idempotency answers it with the first session.
+/**
+ * The checkout's end, in Unix seconds: see CHECKOUT_SLACK_S. Made from the order's own times alone, so a
+ * retried call sends the same parameters and Stripe's idempotency answers it with the first session.
+ */
+function checkoutExpiry(request: CheckoutRequest): number {
   const afterHold = Math.ceil(request.expiresAt.getTime() / 1000) + CHECKOUT_SLACK_S;
-  return Math.min(afterHold, Math.floor(now.getTime() / 1000) + CHECKOUT_MAX_LIFETIME_S - CHECKOUT_SLACK_S);
+  const latest = Math.floor(request.placedAt.getTime() / 1000) + CHECKOUT_MAX_LIFETIME_S - CHECKOUT_SLACK_S;
+  return Math.min(afterHold, latest);
 }
 
 /** A refusal for good (PaymentRefusedError) when Stripe rejected the request itself; else the error. */
