@@ -199,8 +199,10 @@ export const orders = pgTable(
     completedAt: timestamp('completed_at', { withTimezone: true }),
     refundedAt: timestamp('refunded_at', { withTimezone: true }),
     refundReason: text('refund_reason', { enum: REFUND_REASONS }),
-    // Set once the provider has accepted the refund; a paid order refunded without it is retried.
+    // Set once the provider has accepted the refund; a paid order refunded without it is retried,
+    // each try under an idempotency key of its own (money/refunds.ts).
     providerRefundId: text('provider_refund_id'),
+    refundAttempts: integer('refund_attempts').notNull().default(0),
     refundStatus: text('refund_status', { enum: REFUND_STATUSES }),
     // Why the provider could not send the refund, as it said.
     refundFailure: text('refund_failure'),
@@ -397,6 +399,7 @@ export const strayPayments = pgTable('stray_payments', {
   // Set once the provider accepted the refund, then its progress as the provider reports it.
   providerRefundId: text('provider_refund_id'),
   refundStatus: text('refund_status', { enum: REFUND_STATUSES }),
+  refundAttempts: integer('refund_attempts').notNull().default(0),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
 

@@ -1,8 +1,10 @@
 import type { Earnings, Payout } from '@stagedoor/shared/money';
 import { eq } from 'drizzle-orm';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { getOk } from '../../../test/factories';
-import { FUNDS_AVAILABLE_AFTER_S, stripeWorld } from '../../../test/stripe-world';
+import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
+import { api, authHeader, getOk } from '../../../test/factories';
+import { FUNDS_AVAILABLE_AFTER_S, stripeEnvOf, stripeWorld } from '../../../test/stripe-world';
+import { createTestApp, sameDeploymentAs } from '../../../test/test-app';
+import type { App } from '../../app';
 import { accounts, payouts } from '../../db/schema';
 import { runSettlement } from './settlement';
 
@@ -153,5 +155,52 @@ describe('payouts through Stripe', () => {
     // Back in the available balance, for a payout once Stripe says the account takes them again.
     const earnings = await getOk<Earnings>(app, '/api/earnings', creator.token);
     expect(earnings.balance).toMatchObject({ paidOut: 0, due: 0, available: failed.amountCents / 100 });
+  });
+
+  it('two instances running the settlement job at once transfer each payout once and send each refund once', async () => {
+    const { standIn, app, onboardedCreator, paidOrder, endEvent } = world;
+    // On PostgreSQL a second instance of the deployment shares the database; PGlite has one.
+    const apps = [app];
+    if (inject('databaseDriver') === 'postgres') {
+      apps.push(await createTestApp({ ...stripeEnvOf(standIn), ...sameDeploymentAs(app) }));
+    }
+    try {
+      const { creator, accountId } = await onboardedCreator();
+      const shown = await paidOrder(creator, 60, 2);
+      await endEvent(shown.event.id);
+      const cancelled = await paidOrder(creator, 20, 1);
+      // Stripe fails the refund when the creator cancels (and keeps that answer for its key a day).
+      standIn.failNext('POST /v1/refunds');
+      const cancel = await api(app, {
+        method: 'POST',
+        url: `/api/events/${cancelled.event.id}/cancel`,
+        headers: authHeader(creator.token),
+      });
+      expect(cancel.statusCode).toBe(200);
+      const atOnce = (now: Date) =>
+        Promise.all(
+          Array.from({ length: 4 }, (_, n) => runSettlement((apps[n % apps.length] as App).deps, now)),
+        );
+
+      // Within the day Stripe keeps the failure for its key: the job tries again under new keys.
+      await atOnce(new Date());
+      standIn.advance(FUNDS_AVAILABLE_AFTER_S);
+      await atOnce(new Date());
+      await runSettlement(app.deps, new Date());
+
+      expect(await payoutOf(creator.user.id)).toMatchObject({ status: 'in_transit' });
+      expect(transferCalls(accountId).filter((call) => call.status === 200 && !call.replayed)).toHaveLength(
+        1,
+      );
+      const refunded = standIn
+        .callsTo('POST', '/v1/refunds')
+        .filter((call) => call.params.payment_intent === cancelled.order.paymentId && call.status === 200);
+      expect(refunded.filter((call) => !call.replayed)).toHaveLength(1);
+      expect(refunded[0]?.idempotencyKey).not.toBe(
+        standIn.callsTo('POST', '/v1/refunds').find((call) => call.status === 500)?.idempotencyKey,
+      );
+    } finally {
+      await Promise.all(apps.slice(1).map((other) => other.close()));
+    }
   });
 });

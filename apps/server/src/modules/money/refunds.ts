@@ -1,23 +1,34 @@
-import { and, asc, eq, isNotNull, isNull } from 'drizzle-orm';
+import { and, asc, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import { orders, strayPayments, type StrayPaymentRow } from '../../db/schema';
 import type { Deps } from '../../deps';
 import { post, strayPaymentOf, strayRefundOf } from '../ledger/ledger';
-import { refundProgress, refundSent } from '../orders/order-lifecycle';
-import type { Payment } from '../payments/payments';
+import { claimRefund, refundProgress, refundSent } from '../orders/order-lifecycle';
+import type { Payment, ProviderRefund } from '../payments/payments';
 
 type RefundDeps = Pick<Deps, 'db' | 'payments' | 'log'>;
 
 /** How much one run takes on; the rest waits for the next run. */
 const BATCH = 100;
 
+/** A refund decided in the ledger, to be asked of the provider. */
+interface DueRefund {
+  /** Names it in the idempotency key, with the try's number. */
+  key: string;
+  paymentId: string;
+  amountCents: number;
+  metadata: Record<string, string>;
+  /** Counts one more try of it; the try's number, or null when it was sent meanwhile. */
+  claim(): Promise<number | null>;
+  record(refund: ProviderRefund): Promise<void>;
+}
+
 /**
  * Refunds decided in the ledger whose money the provider has not yet been asked to send back: paid
- * orders refunded (a cancellation, an outage, a late payment) and stray payments. Each is asked once
- * (its idempotency key names it); an error leaves it for the next run.
+ * orders refunded (a cancellation, an outage, a late payment) and stray payments. An error leaves one
+ * for the next run (logged).
  */
 export async function sendRefunds(deps: RefundDeps): Promise<void> {
-  const { payments } = deps;
-  if (!payments) return;
+  if (!deps.payments) return;
   const refundedOrders = await deps.db
     .select({ id: orders.id, paymentId: orders.paymentId, totalCents: orders.totalCents })
     .from(orders)
@@ -26,17 +37,14 @@ export async function sendRefunds(deps: RefundDeps): Promise<void> {
     .limit(BATCH);
   for (const order of refundedOrders) {
     if (!order.paymentId) continue;
-    try {
-      const refund = await payments.refund({
-        key: `order-${order.id}`,
-        paymentId: order.paymentId,
-        amountCents: order.totalCents,
-        metadata: { orderId: String(order.id) },
-      });
-      await refundSent(deps.db, order.id, refund);
-    } catch (error) {
-      deps.log.warn({ err: error, orderId: order.id }, 'refund not sent; retrying next run');
-    }
+    await sendRefund(deps, {
+      key: `order-${order.id}`,
+      paymentId: order.paymentId,
+      amountCents: order.totalCents,
+      metadata: { orderId: String(order.id) },
+      claim: () => claimRefund(deps.db, order.id),
+      record: (refund) => refundSent(deps.db, order.id, refund),
+    });
   }
   const strays = await deps.db
     .select()
@@ -45,20 +53,58 @@ export async function sendRefunds(deps: RefundDeps): Promise<void> {
     .orderBy(asc(strayPayments.createdAt))
     .limit(BATCH);
   for (const stray of strays) {
-    try {
-      const refund = await payments.refund({
-        key: `payment-${stray.paymentId}`,
-        paymentId: stray.paymentId,
-        amountCents: stray.amountCents,
-        metadata: { strayPayment: stray.reason },
-      });
-      await deps.db
-        .update(strayPayments)
-        .set({ providerRefundId: refund.id, refundStatus: refund.status })
-        .where(eq(strayPayments.paymentId, stray.paymentId));
-    } catch (error) {
-      deps.log.warn({ err: error, paymentId: stray.paymentId }, 'stray refund not sent; retrying next run');
-    }
+    const unsent = and(eq(strayPayments.paymentId, stray.paymentId), isNull(strayPayments.providerRefundId));
+    await sendRefund(deps, {
+      key: `payment-${stray.paymentId}`,
+      paymentId: stray.paymentId,
+      amountCents: stray.amountCents,
+      metadata: { strayPayment: stray.reason },
+      claim: async () => {
+        const [claimed] = await deps.db
+          .update(strayPayments)
+          .set({ refundAttempts: sql`${strayPayments.refundAttempts} + 1` })
+          .where(unsent)
+          .returning({ attempts: strayPayments.refundAttempts });
+        return claimed?.attempts ?? null;
+      },
+      record: async (refund) => {
+        await deps.db
+          .update(strayPayments)
+          .set({ providerRefundId: refund.id, refundStatus: refund.status })
+          .where(unsent);
+      },
+    });
+  }
+}
+
+/**
+ * One refund asked of the provider, each try under a key of its own: the provider keeps a request's
+ * answer, an error too, for a day, so a try that failed would fail again for a day under its old key. A
+ * try after the first looks for a refund an earlier one made (its answer lost, say) before asking
+ * again; and the provider never refunds more than a payment's amount, so two tries at once (two
+ * instances) refund it once, the other refused and finding that refund at its next run.
+ */
+async function sendRefund(deps: RefundDeps, due: DueRefund): Promise<void> {
+  const { payments } = deps;
+  if (!payments) return;
+  try {
+    const attempt = await due.claim();
+    if (attempt === null) return;
+    const earlier =
+      attempt > 1
+        ? (await payments.refundsOf(due.paymentId)).find((refund) => refund.status !== 'failed')
+        : undefined;
+    await due.record(
+      earlier ??
+        (await payments.refund({
+          key: `${due.key}-attempt-${attempt}`,
+          paymentId: due.paymentId,
+          amountCents: due.amountCents,
+          metadata: due.metadata,
+        })),
+    );
+  } catch (error) {
+    deps.log.warn({ err: error, refund: due.key }, 'refund not sent; retrying next run');
   }
 }
 

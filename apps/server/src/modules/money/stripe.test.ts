@@ -316,7 +316,7 @@ describe('POST /api/payments/stripe/webhook', () => {
     expect(refunds).toMatchObject([
       {
         status: 200,
-        idempotencyKey: deploymentKey(`refund-order-${late.order.id}`),
+        idempotencyKey: deploymentKey(`refund-order-${late.order.id}-attempt-1`),
         params: { amount: '2500' },
       },
     ]);
@@ -558,7 +558,7 @@ describe('cancellations through Stripe', () => {
     expect(
       standIn
         .callsTo('POST', '/v1/refunds')
-        .filter((call) => call.idempotencyKey?.endsWith(`:refund-order-${order.id}`))
+        .filter((call) => call.idempotencyKey?.endsWith(`:refund-order-${order.id}-attempt-1`))
         .map((call) => call.params),
     ).toEqual([expect.objectContaining({ payment_intent: order.paymentId, amount: '4000' })]);
     expect(await storedOrder(open.order.id)).toMatchObject({ status: 'expired' });

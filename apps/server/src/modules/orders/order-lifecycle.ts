@@ -25,6 +25,7 @@ import {
   moveOrder,
   openCheckoutsOf,
   recordProviderRefund,
+  countRefundAttempt,
   recordDispute,
   setClearing,
   updateRefundProgress,
@@ -235,6 +236,11 @@ export async function refundOrder(
   await post(tx, await refundOf(tx, refunded, creatorId, now));
   await queueRefundNotice(tx, refunded.id, reason);
   return refunded;
+}
+
+/** One more try at sending a refunded order's refund: its number, or null when it was sent meanwhile. */
+export async function claimRefund(db: Database, orderId: number): Promise<number | null> {
+  return countRefundAttempt(db, orderId);
 }
 
 /** The provider accepted a refunded order's refund: recorded once, so it is never asked again. */

@@ -132,6 +132,16 @@ export async function lockOrderByPayment(tx: Database, paymentId: string): Promi
   return order ?? null;
 }
 
+/** One more try at a refunded order's refund not yet sent: the try's number, or null once sent. */
+export async function countRefundAttempt(db: Database, orderId: number): Promise<number | null> {
+  const [order] = await db
+    .update(orders)
+    .set({ refundAttempts: sql`${orders.refundAttempts} + 1` })
+    .where(and(eq(orders.id, orderId), eq(orders.status, 'refunded'), isNull(orders.providerRefundId)))
+    .returning({ attempts: orders.refundAttempts });
+  return order?.attempts ?? null;
+}
+
 /** A refunded order's refund at the provider, once it accepted it; set once. */
 export async function recordProviderRefund(
   db: Database,
