@@ -28,8 +28,8 @@ export async function balanceIn(db: Database, creatorId: number, account: Ledger
 
 /**
  * Per creator: what they earned, net (sales less fees, refunds, penalties and disputes), and their debts:
- * what penalties and disputes charged them, which may take their available balance below zero. In
- * cents. Releases and payouts only move money between their accounts.
+ * what penalties, disputes and refunds after an event's release charged to their available balance,
+ * which may take it below zero. In cents. Releases and payouts only move money between their accounts.
  */
 export async function earnedNet(db: Database): Promise<Map<number, { net: number; debts: number }>> {
   const onCreators = sql`${ledgerEntries.account} like 'creator_%'`;
@@ -40,7 +40,7 @@ export async function earnedNet(db: Database): Promise<Map<number, { net: number
         Number,
       ),
       debts:
-        sql<string>`coalesce(sum(-${ledgerEntries.amountCents}) filter (where ${ledgerTransactions.kind} in ('penalty', 'dispute', 'dispute_reversal') and ${onCreators}), 0)`.mapWith(
+        sql<string>`coalesce(sum(-${ledgerEntries.amountCents}) filter (where ${ledgerTransactions.kind} in ('penalty', 'dispute', 'dispute_reversal') and ${onCreators} or ${ledgerTransactions.kind} = 'refund' and ${ledgerEntries.account} = 'creator_available'), 0)`.mapWith(
           Number,
         ),
     })

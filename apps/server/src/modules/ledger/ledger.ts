@@ -137,7 +137,8 @@ export function saleOf(order: PaidOrder, creatorId: number, feeBps: number, at: 
 /**
  * A full refund, written against the order's sale: the fan gets everything back, the platform returns
  * its fee and bears the processor's (which the processor keeps), and the creator's net for the order
- * leaves their pending balance. Refunds are only issued before the event's earnings are released.
+ * leaves the account it sits in: pending, or available once the event's earnings were released (a
+ * refund made in the provider's dashboard after the show; it may leave a debt there).
  */
 export async function refundOf(
   tx: Database,
@@ -158,9 +159,29 @@ export async function refundOf(
       { account: 'buyers', line: 'gross', amountCents: order.totalCents },
       { account: 'platform', line: 'platform_fee', amountCents: -platformFee },
       { account: 'platform', line: 'processor_fee', amountCents: -order.processorFeeCents },
-      { account: 'creator_pending', line: 'net', amountCents: -(sale.get('net') ?? 0) },
+      { account: await netAccountOf(tx, order), line: 'net', amountCents: -(sale.get('net') ?? 0) },
     ],
   };
+}
+
+/**
+ * The creator's account an order's net sits in now: pending until a release of its event comes after
+ * its sale (a release moves all of the event's pending net), available from then on, where taking it
+ * back may leave a debt that later earnings pay back.
+ */
+async function netAccountOf(tx: Database, order: PaidOrder): Promise<LedgerAccount> {
+  const sale = sql`(select ${ledgerTransactions.id} from ${ledgerTransactions} where ${ledgerTransactions.key} = ${`sale:order:${order.id}`})`;
+  const [row] = await tx
+    .select({ total: count() })
+    .from(ledgerTransactions)
+    .where(
+      and(
+        eq(ledgerTransactions.eventId, order.eventId),
+        eq(ledgerTransactions.kind, 'release'),
+        sql`${ledgerTransactions.id} > ${sale}`,
+      ),
+    );
+  return (row?.total ?? 0) > 0 ? 'creator_available' : 'creator_pending';
 }
 
 /** The 5 % of an event's gross a creator owes for cancelling late; it may take their balance below 0. */
@@ -316,8 +337,6 @@ interface DisputeFacts {
   creatorId: number | null;
   /** What the provider withdrew as its fee. */
   feeCents: number;
-  /** Whether the event's earnings were released: the sale's net is then in the available balance. */
-  released: boolean;
   at: Date;
 }
 
@@ -334,9 +353,8 @@ export async function disputeOf(tx: Database, order: PaidOrder, dispute: Dispute
   ];
   if (dispute.creatorId !== null) {
     const net = (await entriesOf(tx, `sale:order:${order.id}`)).get('net') ?? 0;
-    const account = dispute.released ? 'creator_available' : 'creator_pending';
     entries.push(
-      { account, line: 'net', amountCents: -net },
+      { account: await netAccountOf(tx, order), line: 'net', amountCents: -net },
       { account: 'creator_available', line: 'dispute', amountCents: -DISPUTE_FEE_CENTS },
     );
   }

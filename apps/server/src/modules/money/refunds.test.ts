@@ -36,6 +36,10 @@ async function deliverSent(): Promise<void> {
 const buyersView = (buyer: TestAccount, orderId: number) =>
   getOk<Order>(world.app, `/api/orders/${orderId}`, buyer.token);
 
+/** The creator's balance as Earnings shows it. */
+const balanceOf = async (creator: TestAccount) =>
+  (await getOk<Earnings>(world.app, '/api/earnings', creator.token)).balance;
+
 const refundCalls = () => world.standIn.callsTo('POST', '/v1/refunds');
 
 describe('refunds through Stripe', () => {
@@ -108,6 +112,26 @@ describe('refunds through Stripe', () => {
         .filter((call) => call.idempotencyKey !== null).length,
     );
   });
+
+  it("made in Stripe's Dashboard after the show's earnings were released take them from the available balance", async () => {
+    const { standIn, app, paidOrder, endEvent, deliverOk } = world;
+    const creator = await createCreator(app);
+    const { event, order } = await paidOrder(creator, 40, 1);
+    await endEvent(event.id);
+    await runSettlement(app.deps, new Date());
+    const released = await balanceOf(creator);
+    expect(released.pending).toBe(0);
+
+    standIn.takeEvents();
+    await deliverOk(standIn.dashboardRefund(order.paymentId ?? ''));
+    await deliverSent();
+
+    const net = 4000 - 400 - order.processorFeeCents;
+    const after = await balanceOf(creator);
+    expect(after.pending).toBe(0);
+    expect(Math.round(after.available * 100)).toBe(Math.round(released.available * 100) - net);
+    expect(await unbalancedMovements(app.deps.db)).toEqual([]);
+  });
 });
 
 describe('disputes', () => {
@@ -120,9 +144,6 @@ describe('disputes', () => {
     const disputeId = (opened.data.object as Stripe.Dispute).id;
     return { creator, ...paid, opened, disputeId };
   }
-
-  const balanceOf = async (creator: TestAccount) =>
-    (await getOk<Earnings>(world.app, '/api/earnings', creator.token)).balance;
 
   it('lost: the order no longer admits its buyer, the creator pays what they earned and the dispute fee', async () => {
     const { standIn, app, storedOrder, deliverOk, movementsOf } = world;

@@ -11,7 +11,6 @@ import {
   platformFeeBps,
   post,
   refundOf,
-  releasesOf,
   saleOf,
 } from '../ledger/ledger';
 import { queueReceipt, queueReceiptOf, queueRefundNotice } from '../mail/outbox';
@@ -301,7 +300,6 @@ export async function disputeOpened(
         disputeId: dispute.id,
         creatorId: chargesCreator ? event.creatorId : null,
         feeCents: dispute.withdrawnFeeCents,
-        released: (await releasesOf(tx, held.eventId)) > 0,
         at: now,
       }),
     );
