@@ -1,7 +1,7 @@
 import type { AuthResponse, SessionUser, VerifyTokenResponse } from '@stagedoor/shared/accounts';
 import type { ErrorBody } from '@stagedoor/shared/errors';
 import { SignJWT } from 'jose';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import {
   api,
   authHeader,
@@ -16,6 +16,7 @@ import { listen, LiveClients } from '../../../test/live-clients';
 import { createTestApp } from '../../../test/test-app';
 import { CONFLICTS_PER_EMAIL } from './auth.routes';
 import { FAILURES_PER_EMAIL_AND_ADDRESS, FREE_FAILURES_PER_EMAIL } from './login-guard';
+import { verifiedTokensKept, verifyAccessToken } from './tokens';
 
 const app = await createTestApp();
 afterAll(() => app.close());
@@ -325,6 +326,36 @@ describe('tokens', () => {
       });
       await expectRefused(impossible, 'Invalid session, please log in again');
     }
+  });
+
+  it('refuses a token used before once it expires', async () => {
+    const later = await createUser(app);
+    expect((await get(protectedUrl, authHeader(later.token))).statusCode).toBe(200);
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(Date.now() + 7 * 24 * 3600 * 1000 + 60_000);
+      await expectRefused(later.token, 'Session expired, please log in again');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('refuses a token used before with its signature changed', async () => {
+    expect((await get(protectedUrl, authHeader(account.token))).statusCode).toBe(200);
+    const [header, payload, signature = ''] = account.token.split('.');
+    const middle = Math.floor(signature.length / 2);
+    const changed = signature[middle] === 'A' ? 'B' : 'A';
+    const forged = `${header}.${payload}.${signature.slice(0, middle)}${changed}${signature.slice(middle + 1)}`;
+    await expectRefused(forged, 'Invalid session, please log in again');
+  });
+
+  it('remembers a bounded number of verified tokens, however many are presented', async () => {
+    const secret = new TextEncoder().encode('a-secret-of-this-test-alone-32-characters');
+    const exp = Math.floor(Date.now() / 1000) + 3600;
+    for (let index = 1; index <= 10_050; index += 1) {
+      await verifyAccessToken(secret, await signed(secret, { sub: String(index), ver: 0, exp }));
+    }
+    expect(verifiedTokensKept(secret)).toBe(10_000);
   });
 
   it('issues tokens that last 7 days', async () => {

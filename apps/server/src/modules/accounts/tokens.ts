@@ -50,8 +50,37 @@ export function signAccessToken(
     .sign(secret);
 }
 
+/**
+ * Tokens whose signature and claims were verified, per secret: a session's requests verify its token
+ * once, not on every request (an HMAC through WebCrypto costs a drop's purchase more than any of its
+ * statements). A token is used from here only until it expires, and at most VERIFIED_TOKENS_KEPT are
+ * kept per secret, the oldest forgotten first, so a flood of signed tokens costs bounded memory.
+ * Only the signature is remembered: every request still reads the account, so a signed-out or revoked
+ * token is refused at once (sessions.ts sessionFor).
+ */
+const verifiedTokens = new WeakMap<Uint8Array, Map<string, TokenClaims>>();
+const VERIFIED_TOKENS_KEPT = 10_000;
+
+/** How many verified tokens are kept for the secret (VERIFIED_TOKENS_KEPT at most). */
+export const verifiedTokensKept = (secret: Uint8Array): number => verifiedTokens.get(secret)?.size ?? 0;
+
 /** Throws a 401 AppError whose message tells the user what to do. */
 export async function verifyAccessToken(secret: Uint8Array, token: string): Promise<TokenClaims> {
+  const kept = verifiedTokens.get(secret)?.get(token);
+  if (kept && kept.expiresAt.getTime() > Date.now()) return kept;
+  const claims = await verifySignedToken(secret, token);
+  const verified = verifiedTokens.get(secret) ?? new Map<string, TokenClaims>();
+  verifiedTokens.set(secret, verified);
+  verified.delete(token);
+  verified.set(token, claims);
+  for (const oldest of verified.keys()) {
+    if (verified.size <= VERIFIED_TOKENS_KEPT) break;
+    verified.delete(oldest);
+  }
+  return claims;
+}
+
+async function verifySignedToken(secret: Uint8Array, token: string): Promise<TokenClaims> {
   let payload: unknown;
   try {
     ({ payload } = await jwtVerify(token, secret, { algorithms: [ALGORITHM] }));
@@ -62,5 +91,11 @@ export async function verifyAccessToken(secret: Uint8Array, token: string): Prom
   const claims = ZClaims.safeParse(payload);
   if (!claims.success) throw new AppError('UNAUTHORIZED', SESSION_MESSAGES.invalid);
   const { sub, role, ver, jti, exp } = claims.data;
-  return { accountId: sub, role, tokenVersion: ver, tokenId: jti, expiresAt: new Date(exp * 1000) };
+  return Object.freeze({
+    accountId: sub,
+    role,
+    tokenVersion: ver,
+    tokenId: jti,
+    expiresAt: new Date(exp * 1000),
+  });
 }

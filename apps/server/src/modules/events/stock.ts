@@ -19,7 +19,7 @@ interface Take {
   buyerId: number;
   /** The price the order was written at: a price changed meanwhile takes nothing. */
   priceCents: number;
-  /** The buyer's tickets for the event, the order being placed included (orders owns that count). */
+  /** The buyer's tickets for the event before this purchase (orders owns that count). */
   buyerHolds: SQL<number>;
   /** Whether the order is held while its buyer pays (a bound applies to holds: HOLD_SHARE_BPS). */
   isHold: boolean;
@@ -50,10 +50,11 @@ const holdCapSql = sql`greatest(${HOLD_GROUP}, ((${events.maxTickets} - ${events
  * buyer's own, is still at the order's price, the buyer stays within its per-buyer limit, and a hold
  * takes no more than its share of the tickets still free (HOLD_SHARE_BPS). The buyer's
  * count is read by a subquery: the caller holds the buyer's account lock, so no other purchase of theirs
- * can change it meanwhile. False when nothing was taken.
+ * can change it meanwhile. The statement, not run: the caller runs it with the order's own rows
+ * (db/guarded-write.ts writeIfChanged); it returns the event's id when it took the tickets.
  */
-export async function takeTickets(tx: Database, take: Take, now: Date): Promise<boolean> {
-  const taken = await tx
+export function takeTickets(tx: Database, take: Take, now: Date) {
+  return tx
     .update(events)
     .set({ sold: sql`${events.sold} + ${take.quantity}` })
     .where(
@@ -63,12 +64,11 @@ export async function takeTickets(tx: Database, take: Take, now: Date): Promise<
         ne(events.creatorId, take.buyerId),
         lte(sql`${events.sold} + ${take.quantity}`, events.maxTickets),
         eq(events.priceCents, take.priceCents),
-        lte(take.buyerHolds, maxPerBuyerSql),
+        lte(sql`${take.buyerHolds} + ${take.quantity}`, maxPerBuyerSql),
         take.isHold ? lte(sql`${take.quantity}`, holdCapSql) : undefined,
       ),
     )
     .returning({ id: events.id });
-  return taken.length > 0;
 }
 
 /** Tickets back on sale: only for an order leaving `pending` unpaid, in the same transaction. */

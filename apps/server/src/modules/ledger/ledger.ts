@@ -8,6 +8,7 @@ import {
 } from '@stagedoor/shared/money';
 import { and, count, eq, min, sql, sum } from 'drizzle-orm';
 import type { Database } from '../../db/database';
+import { nextIdOf, type Rows } from '../../db/guarded-write';
 import {
   accounts,
   events,
@@ -47,37 +48,60 @@ class UnbalancedMovementError extends Error {
  * movement with the same key exists: the caller's change was already recorded.
  */
 export async function post(tx: Database, movement: Movement): Promise<boolean> {
+  const entries = balancedEntries(movement);
+  const [transaction] = await tx
+    .insert(ledgerTransactions)
+    .values(transactionRow(movement))
+    .onConflictDoNothing({ target: ledgerTransactions.key })
+    .returning({ id: ledgerTransactions.id });
+  if (!transaction) return false;
+  if (entries.length > 0) await tx.insert(ledgerEntries).values(entryRows(movement, entries, transaction.id));
+  return true;
+}
+
+/**
+ * A new movement's rows, for a caller writing them along with other rows in one statement
+ * (db/guarded-write.ts): its transaction under the id given (taken with nextIdOf), and its entries.
+ * Its key must be new: unlike post, nothing here skips a movement recorded already.
+ */
+export function movementRows(movement: Movement, transactionId: number): Rows[] {
+  const entries = balancedEntries(movement);
+  return [
+    { table: ledgerTransactions, rows: [{ id: transactionId, ...transactionRow(movement) }] },
+    { table: ledgerEntries, rows: entryRows(movement, entries, transactionId) },
+  ];
+}
+
+/** A new movement's id, taken before it is written (movementRows). */
+export const newMovementId = () => nextIdOf(ledgerTransactions);
+
+/** The movement's entries that move money; throws unless they sum to zero, in whole cents. */
+function balancedEntries(movement: Movement): Entry[] {
   const entries = movement.entries.filter((entry) => entry.amountCents !== 0);
   const total = entries.reduce((sum, entry) => sum + entry.amountCents, 0);
   if (total !== 0 || entries.some((entry) => !Number.isSafeInteger(entry.amountCents))) {
     throw new UnbalancedMovementError(`${movement.key} does not balance: ${JSON.stringify(entries)}`);
   }
-  const [transaction] = await tx
-    .insert(ledgerTransactions)
-    .values({
-      key: movement.key,
-      kind: movement.kind,
-      creatorId: movement.creatorId,
-      eventId: movement.eventId ?? null,
-      orderId: movement.orderId ?? null,
-      payoutId: movement.payoutId ?? null,
-      at: movement.at,
-    })
-    .onConflictDoNothing({ target: ledgerTransactions.key })
-    .returning({ id: ledgerTransactions.id });
-  if (!transaction) return false;
-  if (entries.length > 0) {
-    await tx.insert(ledgerEntries).values(
-      entries.map((entry) => ({
-        ...entry,
-        transactionId: transaction.id,
-        creatorId: movement.creatorId,
-        eventId: movement.eventId ?? null,
-      })),
-    );
-  }
-  return true;
+  return entries;
 }
+
+const transactionRow = (movement: Movement) => ({
+  key: movement.key,
+  kind: movement.kind,
+  creatorId: movement.creatorId,
+  eventId: movement.eventId ?? null,
+  orderId: movement.orderId ?? null,
+  payoutId: movement.payoutId ?? null,
+  at: movement.at,
+});
+
+const entryRows = (movement: Movement, entries: Entry[], transactionId: number) =>
+  entries.map((entry) => ({
+    ...entry,
+    transactionId,
+    creatorId: movement.creatorId,
+    eventId: movement.eventId ?? null,
+  }));
 
 /**
  * The platform's share of an event's sales: nothing on a founding partner's first event (the one they

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Database } from '../../db/database';
+import type { Rows } from '../../db/guarded-write';
 import { accounts, events, orders, outbox, type RefundReason } from '../../db/schema';
 
 /** The facts a message tells, by kind, as they were when it was queued; rendered when sent. */
@@ -39,11 +40,23 @@ interface QueuedMail<Kind extends MailKind> {
  * A message whose key is queued already is not queued again.
  */
 export async function queueMail<Kind extends MailKind>(tx: Database, mail: QueuedMail<Kind>): Promise<void> {
-  await tx
-    .insert(outbox)
-    .values({ key: mail.key, toAddress: mail.to, kind: mail.kind, data: { ...mail.facts } })
-    .onConflictDoNothing({ target: outbox.key });
+  await tx.insert(outbox).values(outboxRow(mail)).onConflictDoNothing({ target: outbox.key });
 }
+
+/**
+ * A new message's row, for a caller writing it along with other rows in one statement
+ * (db/guarded-write.ts). Its key must be new: unlike queueMail, nothing here skips one queued already.
+ */
+export function mailRows<Kind extends MailKind>(mail: QueuedMail<Kind>): Rows<typeof outbox> {
+  return { table: outbox, rows: [outboxRow(mail)] };
+}
+
+const outboxRow = <Kind extends MailKind>(mail: QueuedMail<Kind>): typeof outbox.$inferInsert => ({
+  key: mail.key,
+  toAddress: mail.to,
+  kind: mail.kind,
+  data: { ...mail.facts },
+});
 
 const creators = alias(accounts, 'creator');
 
@@ -80,17 +93,15 @@ export function showFacts(
 
 /** The buyer's receipt, queued with the order's completion. */
 export async function queueReceipt(tx: Database, orderId: number): Promise<void> {
-  await queueReceiptOf(tx, await orderFacts(tx, orderId));
+  await queueMail(tx, receiptOf(await orderFacts(tx, orderId)));
 }
 
 /** What a receipt tells, as orderFacts reads it: for a caller that has read it already. */
 type ReceiptFacts = Awaited<ReturnType<typeof orderFacts>>;
 
-export async function queueReceiptOf(
-  tx: Database,
-  { order, buyer, event, creator }: ReceiptFacts,
-): Promise<void> {
-  await queueMail(tx, {
+/** The buyer's receipt for an order. */
+export function receiptOf({ order, buyer, event, creator }: ReceiptFacts): QueuedMail<'receipt'> {
+  return {
     key: `receipt:order:${order.id}`,
     to: buyer.email,
     kind: 'receipt',
@@ -101,7 +112,7 @@ export async function queueReceiptOf(
       totalCents: order.totalCents,
       creatorName: `${creator.firstName} ${creator.lastName}`,
     },
-  });
+  };
 }
 
 /** The buyer's refund notice, queued with the refund. */

@@ -3,26 +3,30 @@ import type { Database } from '../../db/database';
 import type { OrderRow, RefundReason } from '../../db/schema';
 import { eventState } from '@stagedoor/shared/event-state';
 import { lockEventFacts } from '../events/event-state';
+import { writeIfChanged, type Rows } from '../../db/guarded-write';
 import { giveBackTickets, retakeTickets, takeTickets } from '../events/stock';
 import {
   disputeOf,
   disputeReversalOf,
   feeBpsOf,
+  movementRows,
+  newMovementId,
   platformFeeBps,
   post,
   refundOf,
   saleOf,
 } from '../ledger/ledger';
-import { queueReceipt, queueReceiptOf, queueRefundNotice } from '../mail/outbox';
+import { mailRows, queueReceipt, queueRefundNotice, receiptOf } from '../mail/outbox';
 import type { CheckoutOutcome, Payment, ProviderDispute, ProviderRefund } from '../payments/payments';
 import {
-  insertOrder,
   lockBuyerAndReadEvent,
   lockOrder,
   lockOrderByPayment,
   MAX_OPEN_CHECKOUTS,
   moveOrder,
+  newOrder,
   openCheckoutsOf,
+  orderRows,
   recordProviderRefund,
   countRefundAttempt,
   recordDispute,
@@ -62,65 +66,58 @@ const canMake = (move: Move, from: OrderStatus): boolean =>
 const make = (tx: Database, orderId: number, move: Move, changes: Partial<OrderRow> = {}) =>
   moveOrder(tx, orderId, move.from, { ...changes, status: move.to });
 
-/** Thrown to roll the purchase's transaction back when the stock step took nothing. */
-class NothingTaken extends Error {}
-
 /**
- * An order placed: the money and stock path in one transaction. The buyer's account is locked first
- * (their own purchases, and the per-buyer count and open checkouts they read, go one at a time); the
- * order, its sale and its receipt are written next, at the event's price as read, and the stock step
- * comes last, so the event's row (which every buyer of a drop waits for) stays locked only from that
- * statement to the commit. When the stock step takes nothing, everything is rolled back and the answer
- * is null. `holdUntil` null: the order completes at once (no payment to wait for) and its sale enters
- * the ledger; a date: the order is pending, its tickets held until then.
+ * An order placed: the money and stock path in one transaction of two statements, each one round trip
+ * (a drop's speed is mostly round trips). The first locks the buyer's account (their own purchases, and
+ * the per-buyer count and open checkouts they read, go one at a time) and reads what the order needs,
+ * with the ids of its rows. The second takes the tickets and, only if it took them, writes the order
+ * at the event's price as read, its sale and its receipt (db/guarded-write.ts): the event's row, which
+ * every buyer of a drop waits for, stays locked from that statement to the commit. When the stock step
+ * takes nothing, nothing is written and the answer is null. `holdUntil` null: the order completes at
+ * once (no payment to wait for) and its sale enters the ledger; a date: the order is pending, its
+ * tickets held until then.
  */
 export async function placeOrder(
   db: Database,
   purchase: Purchase,
   { now, holdUntil }: { now: Date; holdUntil: Date | null },
 ): Promise<OrderWithEvent | null> {
-  try {
-    return await db.transaction(async (tx) => {
-      const facts = await lockBuyerAndReadEvent(tx, purchase);
-      if (!facts) return null;
-      const { event } = facts;
-      if (purchase.unitPriceCents !== null && purchase.unitPriceCents !== event.priceCents) return null;
-      if (holdUntil && (await openCheckoutsOf(tx, purchase.accountId)) >= MAX_OPEN_CHECKOUTS) return null;
-      const totalCents = event.priceCents * purchase.quantity;
-      // Free tickets have nothing to pay for: they complete at once, whatever the provider.
-      const heldUntil = totalCents > 0 ? holdUntil : null;
-      const order = await insertOrder(tx, {
-        ...purchase,
-        unitPriceCents: event.priceCents,
-        totalCents,
-        status: heldUntil ? 'pending' : 'completed',
-        createdAt: now,
-        expiresAt: heldUntil,
-        completedAt: heldUntil ? null : now,
-      });
-      if (!heldUntil) {
-        await post(tx, saleOf(order, event.creatorId, feeBpsOf(facts.creator, event.id), now));
-        await queueReceiptOf(tx, { ...facts, order });
-      }
-      const taken = await takeTickets(
-        tx,
-        {
-          eventId: event.id,
-          quantity: purchase.quantity,
-          buyerId: purchase.accountId,
-          priceCents: event.priceCents,
-          buyerHolds: ticketsHeldBy(purchase.accountId, event.id),
-          isHold: heldUntil !== null,
-        },
-        now,
-      );
-      if (!taken) throw new NothingTaken();
-      return { order, event };
+  return db.transaction(async (tx) => {
+    const facts = await lockBuyerAndReadEvent(tx, purchase, { saleId: newMovementId() });
+    if (!facts) return null;
+    const { event } = facts;
+    if (purchase.unitPriceCents !== null && purchase.unitPriceCents !== event.priceCents) return null;
+    if (holdUntil && (await openCheckoutsOf(tx, purchase.accountId)) >= MAX_OPEN_CHECKOUTS) return null;
+    const totalCents = event.priceCents * purchase.quantity;
+    // Free tickets have nothing to pay for: they complete at once, whatever the provider.
+    const heldUntil = totalCents > 0 ? holdUntil : null;
+    const order = newOrder(facts.orderId, purchase, {
+      unitPriceCents: event.priceCents,
+      totalCents,
+      status: heldUntil ? 'pending' : 'completed',
+      createdAt: now,
+      expiresAt: heldUntil,
+      completedAt: heldUntil ? null : now,
     });
-  } catch (error) {
-    if (error instanceof NothingTaken) return null;
-    throw error;
-  }
+    const writes: Rows[] = [orderRows(order)];
+    if (!heldUntil) {
+      const sale = saleOf(order, event.creatorId, feeBpsOf(facts.creator, event.id), now);
+      writes.push(...movementRows(sale, facts.also.saleId), mailRows(receiptOf({ ...facts, order })));
+    }
+    const stock = takeTickets(
+      tx,
+      {
+        eventId: event.id,
+        quantity: purchase.quantity,
+        buyerId: purchase.accountId,
+        priceCents: event.priceCents,
+        buyerHolds: ticketsHeldBy(purchase.accountId, event.id),
+        isHold: heldUntil !== null,
+      },
+      now,
+    );
+    return (await writeIfChanged(tx, stock, writes)) ? { order, event } : null;
+  });
 }
 
 /** How the purchase records an order; tests may swap in another (see TestSeams in app.ts). */

@@ -1,6 +1,7 @@
 import { and, count, desc, eq, inArray, isNull, min, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Database } from '../../db/database';
+import { nextIdOf, type Rows } from '../../db/guarded-write';
 import type { OrderStatus } from '@stagedoor/shared/orders';
 import { accounts, events, orders, type EventRow, type OrderRow } from '../../db/schema';
 import type { ProviderRefund } from '../payments/payments';
@@ -55,9 +56,14 @@ const creatorEvents = alias(events, 'creator_event');
 /**
  * Locks the buyer's account (one purchase of an account at a time: the per-buyer sum and the open
  * checkouts it reads stay true) and reads, in the same statement, everything the order, its sale and
- * its receipt need: the buyer, the event as it stands, its creator and the creator's first event.
+ * its receipt need: the buyer, the event as it stands, its creator and the creator's first event, and
+ * the new order's id, with the values of `also` (ids of other rows the order comes with).
  */
-export async function lockBuyerAndReadEvent(tx: Database, purchase: Pick<Purchase, 'accountId' | 'eventId'>) {
+export async function lockBuyerAndReadEvent<Also extends Record<string, SQL<number>>>(
+  tx: Database,
+  purchase: Pick<Purchase, 'accountId' | 'eventId'>,
+  also: Also,
+) {
   const firstEventOf = tx
     .select({ id: min(creatorEvents.id) })
     .from(creatorEvents)
@@ -72,6 +78,8 @@ export async function lockBuyerAndReadEvent(tx: Database, purchase: Pick<Purchas
         foundingPartner: creators.foundingPartner,
         firstEventId: sql<number | null>`(${firstEventOf})`,
       },
+      orderId: nextIdOf(orders),
+      also,
     })
     .from(accounts)
     .innerJoin(events, eq(events.id, purchase.eventId))
@@ -81,12 +89,44 @@ export async function lockBuyerAndReadEvent(tx: Database, purchase: Pick<Purchas
   return facts ?? null;
 }
 
-/** A new order row, in the caller's transaction (order-lifecycle.ts placeOrder). */
-export async function insertOrder(tx: Database, values: typeof orders.$inferInsert): Promise<OrderRow> {
-  const [order] = await tx.insert(orders).values(values).returning();
-  if (!order) throw new Error('insert into orders returned no row');
-  return order;
+/**
+ * A new order as it is written: what the purchase decided, every other column as a new order has it
+ * (no checkout, payment, refund or dispute yet).
+ */
+export function newOrder(
+  id: number,
+  purchase: Purchase,
+  decided: Pick<
+    OrderRow,
+    'unitPriceCents' | 'totalCents' | 'status' | 'createdAt' | 'expiresAt' | 'completedAt'
+  >,
+): OrderRow {
+  return {
+    id,
+    accountId: purchase.accountId,
+    eventId: purchase.eventId,
+    quantity: purchase.quantity,
+    idempotencyKey: purchase.idempotencyKey,
+    requestHash: purchase.requestHash,
+    ...decided,
+    checkoutSessionId: null,
+    checkoutUrl: null,
+    paymentId: null,
+    chargeId: null,
+    processorFeeCents: 0,
+    refundedAt: null,
+    refundReason: null,
+    providerRefundId: null,
+    refundAttempts: 0,
+    refundStatus: null,
+    refundFailure: null,
+    disputeId: null,
+    disputeStatus: null,
+  };
 }
+
+/** A new order's row, written with the rows it comes with (order-lifecycle.ts placeOrder). */
+export const orderRows = (order: OrderRow): Rows<typeof orders> => ({ table: orders, rows: [order] });
 
 /** The order, locked until the caller's transaction ends: its status cannot change meanwhile. */
 export async function lockOrder(tx: Database, orderId: number): Promise<OrderRow | null> {

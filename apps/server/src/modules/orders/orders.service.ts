@@ -4,7 +4,7 @@ import { eventState } from '@stagedoor/shared/event-state';
 import { formatDollars } from '@stagedoor/shared/money';
 import type { CreateOrderRequest, Order, OrderListQuery, OrderSummary } from '@stagedoor/shared/orders';
 import { violatedUniqueIndex } from '../../db/database';
-import { ORDER_IDEMPOTENCY_INDEX, type AccountRow, type OrderRow } from '../../db/schema';
+import { ORDER_IDEMPOTENCY_INDEX, type AccountRow, type EventRow, type OrderRow } from '../../db/schema';
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
 import { isCreatorOf } from '../../policy';
@@ -80,6 +80,10 @@ export async function purchaseTickets(
     const earlier = await earlierPurchase(deps, account, keyed);
     if (earlier) return { order: toOrder(await withCheckout(deps, account, earlier, site)), replayed: true };
   }
+
+  // A drop's usual refusals (sold out, not on sale) need no transaction: the event's row says so.
+  const refused = refusalOf(await findEvent(deps, input.eventId), account, input);
+  if (refused) throw refused;
 
   const now = new Date();
   let placed: OrderWithEvent | null;
@@ -167,13 +171,12 @@ async function earlierPurchase(
   return earlier;
 }
 
-/** The reason the stock step took nothing, read after the fact: it only words the refusal. */
-async function whyNotSold(
-  deps: Pick<Deps, 'db' | 'payments'>,
-  account: AccountRow,
-  input: CreateOrderRequest,
-): Promise<AppError> {
-  const event = await findEvent(deps, input.eventId);
+/**
+ * Why the event, as it stands, sells the purchase nothing, from its row alone (it is missing, the
+ * buyer's own, not selling, at another price, or short of tickets); null when its row says nothing
+ * against it.
+ */
+function refusalOf(event: EventRow | null, account: AccountRow, input: CreateOrderRequest): AppError | null {
   if (!event) return new AppError('NOT_FOUND', EVENT_NOT_FOUND_MESSAGE);
   if (isCreatorOf(account, event)) return new AppError('FORBIDDEN', OWN_EVENT_MESSAGE);
   const { notSelling } = eventState(event, new Date());
@@ -182,19 +185,31 @@ async function whyNotSold(
     const message = priceChangedMessage(event.priceCents);
     return new AppError('CONFLICT', message, { unitPrice: message });
   }
+  // Stock before the buyer's own limits: when the stock is below the limit, what a buyer holds is part
+  // of what is sold.
+  const left = event.maxTickets - event.sold;
+  return input.quantity > left ? quantityConflict(ticketsLeftMessage(left)) : null;
+}
+
+/** The reason the stock step took nothing, read after the fact: it only words the refusal. */
+async function whyNotSold(
+  deps: Pick<Deps, 'db' | 'payments'>,
+  account: AccountRow,
+  input: CreateOrderRequest,
+): Promise<AppError> {
+  const event = await findEvent(deps, input.eventId);
+  const refused = refusalOf(event, account, input);
+  if (refused || !event) return refused ?? new AppError('NOT_FOUND', EVENT_NOT_FOUND_MESSAGE);
   if (deps.payments && (await openCheckoutsOf(deps.db, account.id)) >= MAX_OPEN_CHECKOUTS) {
     return new AppError('CONFLICT', TOO_MANY_CHECKOUTS_MESSAGE);
   }
-  const left = event.maxTickets - event.sold;
   const limit = maxPerBuyerOf(event);
   const held = await ticketsHeldOf(deps.db, account.id, event.id);
-  // Stock first: when the stock is below the limit, what a buyer holds is part of what is sold.
-  if (input.quantity > left) return quantityConflict(ticketsLeftMessage(left));
   if (held + input.quantity > limit) return quantityConflict(perBuyerMessage(limit, held));
   const holdable = holdCapOf(event);
   if (deps.payments && input.quantity > holdable) return quantityConflict(lastTicketsMessage(holdable));
   // Sold meanwhile: what is read now may differ from what the stock step saw.
-  return quantityConflict(ticketsLeftMessage(left));
+  return quantityConflict(ticketsLeftMessage(event.maxTickets - event.sold));
 }
 
 const quantityConflict = (message: string) => new AppError('CONFLICT', message, { quantity: message });
