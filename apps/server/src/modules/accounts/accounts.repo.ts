@@ -1,5 +1,6 @@
 import { count, eq, lt, sql } from 'drizzle-orm';
 import type { Database } from '../../db/database';
+import { preparedFor } from '../../db/prepared';
 import { accounts, revokedTokens, type AccountRow } from '../../db/schema';
 
 type NewAccount = Pick<
@@ -32,15 +33,20 @@ export async function findAccountForToken(
   id: number,
   tokenId: string,
 ): Promise<{ account: AccountRow; revoked: boolean } | null> {
-  const [row] = await db
-    .select({
-      account: accounts,
-      revoked: sql<boolean>`exists (select 1 from ${revokedTokens} where ${revokedTokens.tokenId} = ${tokenId})`,
-    })
-    .from(accounts)
-    .where(eq(accounts.id, id));
+  const [row] = await preparedFor(db, accountForToken).execute({ id, tokenId });
   return row ?? null;
 }
+
+/** Every request signed in runs it: prepared once per database (built once, planned once per connection). */
+const accountForToken = (db: Database) =>
+  db
+    .select({
+      account: accounts,
+      revoked: sql<boolean>`exists (select 1 from ${revokedTokens} where ${revokedTokens.tokenId} = ${sql.placeholder('tokenId')})`,
+    })
+    .from(accounts)
+    .where(eq(accounts.id, sql.placeholder('id')))
+    .prepare('account_for_token');
 
 /** Signs one token out until it expires; tokens that expired meanwhile are forgotten. */
 export async function revokeToken(db: Database, tokenId: string, expiresAt: Date, now: Date): Promise<void> {

@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, gte, lte, or, sql, sum, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { Database } from '../../db/database';
+import { preparedFor } from '../../db/prepared';
 import { sellsAt } from './event-state';
 import { accounts, events, orders, type AccountRow, type EventRow } from '../../db/schema';
 
@@ -43,9 +44,17 @@ export async function insertEvent(db: Database, event: NewEvent): Promise<EventR
 }
 
 export async function findEventById(db: Database, id: number): Promise<EventRow | null> {
-  const [row] = await db.select().from(events).where(eq(events.id, id));
+  const [row] = await preparedFor(db, eventById).execute({ id });
   return row ?? null;
 }
+
+/** Every purchase reads its event first: prepared once per database (db/prepared.ts). */
+const eventById = (db: Database) =>
+  db
+    .select()
+    .from(events)
+    .where(eq(events.id, sql.placeholder('id')))
+    .prepare('event_by_id');
 
 export async function findEventWithCreator(db: Database, id: number): Promise<EventWithCreator | null> {
   const [row] = await selectWithCreator(db).where(eq(events.id, id));
