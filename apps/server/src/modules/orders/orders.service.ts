@@ -76,14 +76,27 @@ export async function purchaseTickets(
   idempotencyKey?: string,
 ): Promise<Purchased> {
   const keyed = idempotencyKey ? { idempotencyKey, requestHash: hashPurchase(input) } : null;
-  if (keyed) {
-    const earlier = await earlierPurchase(deps, account, keyed);
-    if (earlier) return { order: toOrder(await withCheckout(deps, account, earlier, site)), replayed: true };
-  }
+  /** The order a request with the same key placed, if any: it is the answer to this one. */
+  const replay = async (): Promise<Purchased | null> => {
+    const earlier = keyed ? await earlierPurchase(deps, account, keyed) : null;
+    return earlier && { order: toOrder(await withCheckout(deps, account, earlier, site)), replayed: true };
+  };
+  /**
+   * A refusal, unless a request with the same key took the tickets meanwhile: its order is the answer
+   * (the key's first request may commit after our look-up, taking the last tickets).
+   */
+  const refuse = async (why: AppError | (() => Promise<AppError>)): Promise<Purchased> => {
+    const replayed = await replay();
+    if (replayed) return replayed;
+    throw why instanceof AppError ? why : await why();
+  };
+
+  const first = await replay();
+  if (first) return first;
 
   // A drop's usual refusals (sold out, not on sale) need no transaction: the event's row says so.
   const refused = refusalOf(await findEvent(deps, input.eventId), account, input);
-  if (refused) throw refused;
+  if (refused) return refuse(refused);
 
   const now = new Date();
   let placed: OrderWithEvent | null;
@@ -104,11 +117,11 @@ export async function purchaseTickets(
     if (!keyed || violatedUniqueIndex(error) !== ORDER_IDEMPOTENCY_INDEX) throw error;
     // A request with the same key committed between our look-up and our insert (our transaction, and
     // the tickets it took, were rolled back): its order is the answer.
-    const earlier = await earlierPurchase(deps, account, keyed);
-    if (!earlier) throw error;
-    return { order: toOrder(await withCheckout(deps, account, earlier, site)), replayed: true };
+    const replayed = await replay();
+    if (replayed) return replayed;
+    throw error;
   }
-  if (!placed) throw await whyNotSold(deps, account, input);
+  if (!placed) return refuse(() => whyNotSold(deps, account, input));
   return { order: toOrder(await withCheckout(deps, account, placed, site)), replayed: false };
 }
 

@@ -252,6 +252,18 @@ describe('POST /api/orders with an Idempotency-Key', () => {
     expect(fromAna.json<Order>().id).not.toBe(fromSam.json<Order>().id);
   });
 
+  it('answers every concurrent request carrying the key of the order that took the last tickets with that order', async () => {
+    const event = await createEvent(app, await createCreator(app), { maxTickets: 2 });
+    const buyer = await createUser(app);
+    const responses = await Promise.all(
+      Array.from({ length: 12 }, () => buyTickets(app, buyer, event.id, 2, 'last-tickets')),
+    );
+    const statuses = responses.map((response) => response.statusCode).sort((a, b) => a - b);
+    expect(statuses).toEqual([...Array<number>(11).fill(200), 201]);
+    expect(new Set(responses.map((response) => response.json<Order>().id)).size).toBe(1);
+    expect(await ticketsLeft(event.id)).toBe(0);
+  });
+
   it('places one order for concurrent requests carrying the same key', async () => {
     const event = await createEvent(app, await createCreator(app), { maxTickets: 100 });
     const buyer = await createUser(app);
