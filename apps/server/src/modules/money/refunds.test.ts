@@ -40,6 +40,18 @@ const buyersView = (buyer: TestAccount, orderId: number) =>
 const balanceOf = async (creator: TestAccount) =>
   (await getOk<Earnings>(world.app, '/api/earnings', creator.token)).balance;
 
+/** A paid order of an event that ended and whose earnings were released, and the balance after. */
+async function paidAndReleased(price: number) {
+  const { app, paidOrder, endEvent } = world;
+  const creator = await createCreator(app);
+  const { event, order } = await paidOrder(creator, price, 1);
+  await endEvent(event.id);
+  await runSettlement(app.deps, new Date());
+  const released = await balanceOf(creator);
+  expect(released.pending).toBe(0);
+  return { creator, order, released };
+}
+
 const refundCalls = () => world.standIn.callsTo('POST', '/v1/refunds');
 
 describe('refunds through Stripe', () => {
@@ -114,13 +126,8 @@ describe('refunds through Stripe', () => {
   });
 
   it("made in Stripe's Dashboard after the show's earnings were released take them from the available balance", async () => {
-    const { standIn, app, paidOrder, endEvent, deliverOk } = world;
-    const creator = await createCreator(app);
-    const { event, order } = await paidOrder(creator, 40, 1);
-    await endEvent(event.id);
-    await runSettlement(app.deps, new Date());
-    const released = await balanceOf(creator);
-    expect(released.pending).toBe(0);
+    const { standIn, app, deliverOk } = world;
+    const { creator, order, released } = await paidAndReleased(40);
 
     standIn.takeEvents();
     await deliverOk(standIn.dashboardRefund(order.paymentId ?? ''));
@@ -204,13 +211,8 @@ describe('disputes', () => {
   });
 
   it('after the earnings were released charge the available balance', async () => {
-    const { standIn, app, paidOrder, endEvent } = world;
-    const creator = await createCreator(app);
-    const { event, order } = await paidOrder(creator, 40, 1);
-    await endEvent(event.id);
-    await runSettlement(app.deps, new Date());
-    const released = await balanceOf(creator);
-    expect(released.pending).toBe(0);
+    const { standIn } = world;
+    const { creator, order, released } = await paidAndReleased(40);
 
     standIn.advance(FUNDS_AVAILABLE_AFTER_S);
     standIn.takeEvents();
