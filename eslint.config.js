@@ -82,6 +82,36 @@ export default tseslint.config(
     },
   },
   {
+    // A module's tables (`<module>.tables.ts`) are its own: a file imports a tables file only from its
+    // own folder, which is its module; the others go through the module's functions. Their row types
+    // may be named anywhere. db/schema.ts gathers every table for drizzle and the tests, nothing else.
+    files: ['apps/server/src/**/*.ts'],
+    ignores: [
+      '**/*.test.ts',
+      '**/*.tables.ts',
+      'apps/server/src/db/schema.ts',
+      'apps/server/src/db/database.ts',
+    ],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(?!\\./[^/]+$).*\\.tables$',
+              allowTypeImports: true,
+              message: "Another module's table: call that module's functions (or import only its row types).",
+            },
+            {
+              regex: '(^|/)db/schema$',
+              message: "db/schema.ts is for drizzle and the tests: import your module's own tables file.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['apps/web/src/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },

@@ -1,4 +1,4 @@
-import { REFUND_REASONS, type RefundReason } from './db/schema';
+import { REFUND_REASONS, type RefundReason } from '@stagedoor/shared/orders';
 import type { App } from './app';
 import { refundEvent } from './modules/money/cancellation';
 import { markFoundingPartner } from './modules/money/founding-partners';

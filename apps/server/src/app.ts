@@ -13,6 +13,7 @@ import type { Deps } from './deps';
 import { setupLiveGateway, type LiveHandle } from './live/gateway';
 import { liveRoutes } from './live/live.routes';
 import { connectRedis } from './redis';
+import { changeSettings } from './modules/accounts/accounts.service';
 import { authRoutes } from './modules/accounts/auth.routes';
 import { creatorRoutes } from './modules/creators/creators.routes';
 import { eventRoutes } from './modules/events/events.routes';
@@ -24,6 +25,8 @@ import { runMail } from './modules/orders/reminders';
 import { createMailTransport } from './modules/mail/transport';
 import { moneyRoutes } from './modules/money/money.routes';
 import { moneyCounts } from './modules/money/money-report';
+import { queuedMailCount } from './modules/mail/outbox';
+import { countPendingOrders } from './modules/orders/orders.repo';
 import { runSettlement } from './modules/money/settlement';
 import { createStripePayments } from './modules/payments/stripe-payments';
 import { stripeWebhookRoutes } from './modules/money/stripe-webhook.routes';
@@ -149,7 +152,11 @@ export async function buildApp(config: Config, seams: TestSeams = {}): Promise<A
     await setupMultipart(app);
     setupAuth(app);
     await setupCatalogue(app, redis);
-    await setupMetrics(app, moneyCounts(app.deps));
+    await setupMetrics(app, {
+      activeHolds: () => countPendingOrders(app.deps.db),
+      mailQueueDepth: () => queuedMailCount(app.deps.db),
+      moneyCounts: moneyCounts(app.deps),
+    });
 
     await app.register(
       async (api) => {
@@ -163,7 +170,11 @@ export async function buildApp(config: Config, seams: TestSeams = {}): Promise<A
         await api.register(liveRoutes);
         await api.register(moneyRoutes);
         await api.register(stripeWebhookRoutes);
-        await api.register(mailRoutes);
+        await api.register(mailRoutes, {
+          turnRemindersOff: async (accountId) => {
+            await changeSettings(app.deps.db, accountId, { remindersEnabled: false });
+          },
+        });
       },
       { prefix: '/api' },
     );

@@ -1,6 +1,7 @@
 import { EVENT_DURATION_MINUTES } from '@stagedoor/shared/money';
 import ical from 'ical-generator';
-import type { AccountRow, EventRow } from './db/schema';
+import type { AccountRow } from './modules/accounts/accounts.tables';
+import type { EventRow } from './modules/events/events.tables';
 
 /**
  * The show as a calendar invitation (RFC 5545): start in UTC, the spec's 90 minutes, the event page as

@@ -1,4 +1,5 @@
-import type { AccountRow, EventRow } from './db/schema';
+import type { AccountRow } from './modules/accounts/accounts.tables';
+import type { EventRow } from './modules/events/events.tables';
 import { AppError } from './errors';
 
 /**

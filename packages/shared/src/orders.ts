@@ -33,6 +33,10 @@ export const ZIdempotencyKey = z
 export const ORDER_STATUSES = ['pending', 'completed', 'expired', 'refunded', 'disputed'] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
+/** Why an order was refunded: its event cancelled, an outage, a payment too late for any ticket, or a refund made in the payment provider's own dashboard. */
+export const REFUND_REASONS = ['cancelled', 'outage', 'late_payment', 'dashboard'] as const;
+export type RefundReason = (typeof REFUND_REASONS)[number];
+
 /**
  * A refunded order's money on its way back: pending until the payment provider reports it sent,
  * succeeded, or failed (the card was closed, say: Stagedoor's team sees it and pays the fan another way).

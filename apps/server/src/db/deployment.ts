@@ -1,5 +1,5 @@
 import type { Database } from './database';
-import { deployment } from './schema';
+import { deployment } from './deployment.tables';
 
 /** This deployment's name (schema.ts `deployment`), made once by its first migration. */
 export async function deploymentName(db: Database): Promise<string> {

@@ -1,4 +1,4 @@
-import type { EventRow } from '../db/schema';
+import type { EventRow } from '../modules/events/events.tables';
 import type { Deps } from '../deps';
 import { EVENT_NOT_FOUND_MESSAGE, findEvent } from '../modules/events/events.service';
 import { summarizeOrders } from '../modules/orders/orders.service';

@@ -1,7 +1,10 @@
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../db/database';
-import { accounts, chatMessages, chatMutes, type ChatMessageRow } from '../db/schema';
+import { accountView } from '../modules/accounts/accounts.views';
+import { chatMessages, chatMutes, type ChatMessageRow } from './chat.tables';
 import type { LiveAccount } from './context';
+
+const authors = accountView('author');
 
 /** A stored message and its author, as the chat shows it. */
 export interface ChatMessageWithAuthor {
@@ -28,16 +31,16 @@ export async function recentChatMessages(
     .select({
       message: chatMessages,
       author: {
-        id: accounts.id,
-        role: accounts.role,
-        firstName: accounts.firstName,
-        lastName: accounts.lastName,
-        nickname: accounts.nickname,
-        profileImage: accounts.profileImage,
+        id: authors.id,
+        role: authors.role,
+        firstName: authors.firstName,
+        lastName: authors.lastName,
+        nickname: authors.nickname,
+        profileImage: authors.profileImage,
       },
     })
     .from(chatMessages)
-    .innerJoin(accounts, eq(accounts.id, chatMessages.accountId))
+    .innerJoin(authors, eq(authors.id, chatMessages.accountId))
     .where(and(eq(chatMessages.eventId, eventId), isNull(chatMessages.deletedAt)))
     .orderBy(desc(chatMessages.id))
     .limit(limit);

@@ -7,7 +7,7 @@ import {
   ZMuteUserRequest,
   type ChatMessage,
 } from '@stagedoor/shared/live';
-import type { EventRow } from '../db/schema';
+import type { EventRow } from '../modules/events/events.tables';
 import { findAccount } from '../modules/accounts/accounts.service';
 import { chatMessagesSent } from '../plugins/metrics';
 import { USER_NOT_FOUND_MESSAGE } from '../modules/accounts/users.service';

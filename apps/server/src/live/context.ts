@@ -1,6 +1,6 @@
 import type { ClientToServerEvents, ServerToClientEvents } from '@stagedoor/shared/live';
 import type { Server, Socket } from 'socket.io';
-import type { AccountRow } from '../db/schema';
+import type { AccountRow } from '../modules/accounts/accounts.tables';
 import type { Deps } from '../deps';
 import type { Counter } from '../rate-limits';
 import type { EventLimits } from './event-limits';

@@ -1,8 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { count, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { orders, outbox } from '../db/schema';
 import { AppError } from '../errors';
 
 const METRICS_PATH = '/metrics';
@@ -33,14 +31,20 @@ export const chatMessagesSent = new Counter({
  * The gauges are read when Prometheus asks; what must be counted as it happens is counted in one hook,
  * but for the chat messages (one line in chat.ts).
  */
-/** What the money gauges count (modules/money/money-report.ts): handed in by app.ts, plugins know no module. */
-type MoneyCountsReader = () => Promise<{
-  differences: number;
-  stuckRefunds: number;
-  stuckPayouts: number;
-}>;
+/** The deployment's figures the gauges read from the database, each by the module that keeps them: handed in by app.ts, plugins know no module. */
+interface DeploymentCounts {
+  /** Pending orders (modules/orders). */
+  activeHolds: () => Promise<number>;
+  /** Queued mail (modules/mail). */
+  mailQueueDepth: () => Promise<number>;
+  /** The money report's (modules/money/money-report.ts). */
+  moneyCounts: () => Promise<{ differences: number; stuckRefunds: number; stuckPayouts: number }>;
+}
 
-export async function setupMetrics(app: FastifyInstance, moneyCounts: MoneyCountsReader): Promise<void> {
+export async function setupMetrics(
+  app: FastifyInstance,
+  { activeHolds, mailQueueDepth, moneyCounts }: DeploymentCounts,
+): Promise<void> {
   const token = app.deps.config.metricsToken;
   if (!token) {
     // Registered all the same, to answer as an unknown API route does: a path with no route at all would
@@ -69,7 +73,7 @@ export async function setupMetrics(app: FastifyInstance, moneyCounts: MoneyCount
     registers,
   });
 
-  const { db, log } = app.deps;
+  const { log } = app.deps;
   /** Sets a gauge from a read made at scrape time; a failed read keeps the last value and is logged. */
   const gauge = (name: string, help: string, read: () => number | Promise<number>) =>
     new Gauge({
@@ -93,8 +97,7 @@ export async function setupMetrics(app: FastifyInstance, moneyCounts: MoneyCount
   gauge(
     'stagedoor_active_holds',
     'Pending orders holding tickets while their buyers pay (the whole deployment).',
-    async () =>
-      (await db.select({ total: count() }).from(orders).where(eq(orders.status, 'pending')))[0]?.total ?? 0,
+    activeHolds,
   );
   gauge(
     'stagedoor_money_differences',
@@ -114,8 +117,7 @@ export async function setupMetrics(app: FastifyInstance, moneyCounts: MoneyCount
   gauge(
     'stagedoor_mail_queue_depth',
     'Messages in the outbox waiting to be sent (the whole deployment).',
-    async () =>
-      (await db.select({ total: count() }).from(outbox).where(eq(outbox.status, 'queued')))[0]?.total ?? 0,
+    mailQueueDepth,
   );
 
   app.addHook('onResponse', (request, reply, done) => {

@@ -1,7 +1,7 @@
-import { count, eq, lt, sql } from 'drizzle-orm';
+import { and, count, eq, lt, sql } from 'drizzle-orm';
 import type { Database } from '../../db/database';
 import { preparedFor } from '../../db/prepared';
-import { accounts, revokedTokens, type AccountRow } from '../../db/schema';
+import { accounts, revokedTokens, type AccountRow } from './accounts.tables';
 
 type NewAccount = Pick<
   AccountRow,
@@ -128,4 +128,47 @@ export async function replacePassword(
 export async function countAccounts(db: Database): Promise<number> {
   const [row] = await db.select({ total: count() }).from(accounts);
   return row?.total ?? 0;
+}
+
+/** The account, its row locked until the caller's transaction ends. */
+export async function lockAccountById(tx: Database, id: number): Promise<AccountRow | null> {
+  const [row] = await tx.select().from(accounts).where(eq(accounts.id, id)).for('update');
+  return row ?? null;
+}
+
+/** What the account's owner or Stripe changes outside the profile: reminders, payouts, the founders' mark. */
+export type AccountSettings = Partial<
+  Pick<AccountRow, 'remindersEnabled' | 'foundingPartner' | 'stripeAccountId' | 'stripePayoutsEnabled'>
+>;
+
+/** Null when the account does not exist. */
+export async function changeAccountSettings(
+  db: Database,
+  id: number,
+  settings: AccountSettings,
+): Promise<AccountRow | null> {
+  const [row] = await db
+    .update(accounts)
+    .set({ ...settings, updatedAt: new Date() })
+    .where(eq(accounts.id, id))
+    .returning();
+  return row ?? null;
+}
+
+/** The creator's account whose email this is (in any case), or null. */
+export async function findCreatorByEmail(db: Database, email: string): Promise<AccountRow | null> {
+  const [row] = await db
+    .select()
+    .from(accounts)
+    .where(and(sql`lower(${accounts.email}) = lower(${email})`, eq(accounts.role, 'creator')));
+  return row ?? null;
+}
+
+/** The account whose Stripe Express account this is, or null. */
+export async function findAccountByStripeAccount(
+  db: Database,
+  stripeAccountId: string,
+): Promise<AccountRow | null> {
+  const [row] = await db.select().from(accounts).where(eq(accounts.stripeAccountId, stripeAccountId));
+  return row ?? null;
 }

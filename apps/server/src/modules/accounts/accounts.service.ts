@@ -1,6 +1,15 @@
-import type { AccountRow } from '../../db/schema';
+import type { AccountRow } from './accounts.tables';
+import type { Database } from '../../db/database';
 import type { Deps } from '../../deps';
-import { findAccountById, findAccountByNickname } from './accounts.repo';
+import {
+  changeAccountSettings,
+  findAccountById,
+  findAccountByNickname,
+  findAccountByStripeAccount,
+  findCreatorByEmail,
+  lockAccountById,
+  type AccountSettings,
+} from './accounts.repo';
 
 /** The accounts other modules may look up: by id or nickname, or null for none. */
 export function findAccount(deps: Pick<Deps, 'db'>, id: number): Promise<AccountRow | null> {
@@ -9,4 +18,31 @@ export function findAccount(deps: Pick<Deps, 'db'>, id: number): Promise<Account
 
 export function findAccountNamed(deps: Pick<Deps, 'db'>, nickname: string): Promise<AccountRow | null> {
   return findAccountByNickname(deps.db, nickname);
+}
+
+export function findCreatorWithEmail(deps: Pick<Deps, 'db'>, email: string): Promise<AccountRow | null> {
+  return findCreatorByEmail(deps.db, email);
+}
+
+export function findAccountOfStripe(
+  deps: Pick<Deps, 'db'>,
+  stripeAccountId: string,
+): Promise<AccountRow | null> {
+  return findAccountByStripeAccount(deps.db, stripeAccountId);
+}
+
+/** The account, locked until the caller's transaction ends: one decision about it at a time. */
+export async function lockAccount(tx: Database, id: number): Promise<AccountRow> {
+  const account = await lockAccountById(tx, id);
+  if (!account) throw new Error(`account ${id} not found`);
+  return account;
+}
+
+/** Reminders, payouts, the founders' mark: null when the account does not exist. */
+export function changeSettings(
+  db: Database,
+  id: number,
+  settings: AccountSettings,
+): Promise<AccountRow | null> {
+  return changeAccountSettings(db, id, settings);
 }

@@ -13,7 +13,7 @@ import {
   ACCOUNT_NICKNAME_INDEX,
   passwordResets,
   type AccountRow,
-} from '../../db/schema';
+} from './accounts.tables';
 import type { Deps } from '../../deps';
 import { AppError, hasCode } from '../../errors';
 import {

@@ -1,6 +1,6 @@
 import type { ProfileUpdateRequest, SessionUser } from '@stagedoor/shared/accounts';
 import { violatedUniqueIndex } from '../../db/database';
-import { ACCOUNT_NICKNAME_INDEX, type AccountRow } from '../../db/schema';
+import { ACCOUNT_NICKNAME_INDEX, type AccountRow } from './accounts.tables';
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
 import type { ImageUpload } from '../../plugins/multipart';

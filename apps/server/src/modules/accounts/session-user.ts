@@ -1,5 +1,5 @@
 import type { SessionUser } from '@stagedoor/shared/accounts';
-import type { AccountRow } from '../../db/schema';
+import type { AccountRow } from './accounts.tables';
 
 /** The account as its owner sees it: never the password hash or the token version. */
 export function toSessionUser(account: AccountRow): SessionUser {

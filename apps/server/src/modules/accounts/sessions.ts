@@ -1,6 +1,6 @@
 import type { Role } from '@stagedoor/shared/accounts';
 import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
-import type { AccountRow } from '../../db/schema';
+import type { AccountRow } from './accounts.tables';
 import type { Deps } from '../../deps';
 import { AppError, hasCode } from '../../errors';
 import { findAccountForToken } from './accounts.repo';

@@ -3,7 +3,7 @@ import { ZRole, type Role } from '@stagedoor/shared/accounts';
 import { ID_MAX } from '@stagedoor/shared/limits';
 import { errors, jwtVerify, SignJWT } from 'jose';
 import { z } from 'zod';
-import type { AccountRow } from '../../db/schema';
+import type { AccountRow } from './accounts.tables';
 import { AppError } from '../../errors';
 
 const ALGORITHM = 'HS256';

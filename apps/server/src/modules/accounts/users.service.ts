@@ -1,5 +1,5 @@
 import type { PublicUser } from '@stagedoor/shared/creators';
-import type { AccountRow } from '../../db/schema';
+import type { AccountRow } from './accounts.tables';
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
 import { findAccountById } from './accounts.repo';

@@ -1,5 +1,5 @@
 import type { PublicCreator } from '@stagedoor/shared/creators';
-import type { AccountRow } from '../../db/schema';
+import type { AccountRow } from '../accounts/accounts.tables';
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
 import { findAccount, findAccountNamed } from '../accounts/accounts.service';

@@ -1,7 +1,7 @@
 import { EVENT_DURATION_MS } from '@stagedoor/shared/event-state';
 import { and, eq, gt, isNull, lte, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/database';
-import { events, type EventRow } from '../../db/schema';
+import { events, type EventRow } from './events.tables';
 
 /**
  * The rules of packages/shared/src/event-state.ts (`eventState`) as SQL conditions on the events table,
@@ -50,4 +50,18 @@ export async function lockEventFacts(
     .for(strength);
   if (!event) throw new Error(`event ${eventId} not found`);
   return event;
+}
+
+/** The whole event, its row locked until the caller's transaction ends; null when there is none. */
+export async function lockEventRow(tx: Database, eventId: number): Promise<EventRow | null> {
+  const [event] = await tx.select().from(events).where(eq(events.id, eventId)).for('update');
+  return event ?? null;
+}
+
+/** Cancelled for good, in the caller's transaction: never on sale or live again. */
+export async function markCancelled(tx: Database, eventId: number, now: Date): Promise<void> {
+  await tx
+    .update(events)
+    .set({ cancelledAt: now, isActive: false, updatedAt: now })
+    .where(eq(events.id, eventId));
 }

@@ -1,8 +1,12 @@
-import { and, asc, count, desc, eq, gte, lte, or, sql, sum, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, lte, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { Database } from '../../db/database';
 import { preparedFor } from '../../db/prepared';
 import { sellsAt } from './event-state';
-import { accounts, events, orders, type AccountRow, type EventRow } from '../../db/schema';
+import type { AccountRow } from '../accounts/accounts.tables';
+import { accountView } from '../accounts/accounts.views';
+import { events, type EventRow } from './events.tables';
+
+const creators = accountView('creator');
 
 export type EventCreatorRow = Pick<AccountRow, 'nickname' | 'firstName' | 'lastName' | 'timeZone'>;
 
@@ -27,14 +31,14 @@ function selectWithCreator(db: Database) {
     .select({
       event: events,
       creator: {
-        nickname: accounts.nickname,
-        firstName: accounts.firstName,
-        lastName: accounts.lastName,
-        timeZone: accounts.timeZone,
+        nickname: creators.nickname,
+        firstName: creators.firstName,
+        lastName: creators.lastName,
+        timeZone: creators.timeZone,
       },
     })
     .from(events)
-    .innerJoin(accounts, eq(accounts.id, events.creatorId));
+    .innerJoin(creators, eq(creators.id, events.creatorId));
 }
 
 export async function insertEvent(db: Database, event: NewEvent): Promise<EventRow> {
@@ -113,8 +117,8 @@ function containsWord(word: string): SQL | undefined {
   const fields = [
     events.name,
     events.description,
-    sql`${accounts.firstName} || ' ' || ${accounts.lastName}`,
-    accounts.nickname,
+    sql`${creators.firstName} || ' ' || ${creators.lastName}`,
+    creators.nickname,
   ];
   return or(...fields.map((field) => sql`${folded(field)} like ${pattern}`));
 }
@@ -210,30 +214,8 @@ export async function deleteEventChecked(
   });
 }
 
-interface CreatorTotals {
-  events: number;
-  ticketsSold: number;
-  revenueCents: number;
-}
-
-/**
- * Revenue comes from the completed orders (what buyers paid and kept), not today's price times the
- * tickets sold.
- */
-export async function creatorTotals(db: Database, creatorId: number): Promise<CreatorTotals> {
-  const [eventCount] = await db
-    .select({ total: count() })
-    .from(events)
-    .where(eq(events.creatorId, creatorId));
-  const [sales] = await db
-    .select({ tickets: sum(orders.quantity), cents: sum(orders.totalCents) })
-    .from(orders)
-    .innerJoin(events, eq(events.id, orders.eventId))
-    .where(and(eq(events.creatorId, creatorId), eq(orders.status, 'completed')));
-  return {
-    events: eventCount?.total ?? 0,
-    // SUM answers a numeric (text) or NULL when there are no orders.
-    ticketsSold: Number(sales?.tickets ?? 0),
-    revenueCents: Number(sales?.cents ?? 0),
-  };
+/** How many events the creator has made, whatever their state. */
+export async function countEventsOf(db: Database, creatorId: number): Promise<number> {
+  const [row] = await db.select({ total: count() }).from(events).where(eq(events.creatorId, creatorId));
+  return row?.total ?? 0;
 }

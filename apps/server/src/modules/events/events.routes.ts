@@ -2,7 +2,6 @@ import { ZNicknameParams } from '@stagedoor/shared/creators';
 import {
   ZCreateEventRequest,
   ZCreatorIdParams,
-  ZCreatorStats,
   ZEvent,
   ZEventIdParams,
   ZEventList,
@@ -19,7 +18,6 @@ import { claimedAccountId, optionalAccount, requireAuth, signedInAccount } from 
 import {
   createEvent,
   deleteEvent,
-  getCreatorStats,
   getEvent,
   getEventCalendar,
   getEventForEditing,
@@ -34,13 +32,6 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
     '/events',
     { schema: { querystring: ZEventListQuery, response: { 200: ZEventList } } },
     async (request, reply) => app.catalogue.reply(request, reply, () => listEvents(app.deps, request.query)),
-  );
-
-  // A static segment wins over a parameter in Fastify's router, so 'stats' never reaches :creatorId.
-  app.get(
-    '/events/creator/stats',
-    { preHandler: requireAuth('creator'), schema: { response: { 200: ZCreatorStats } } },
-    async (request) => getCreatorStats(app.deps, signedInAccount(request)),
   );
 
   app.get(

@@ -1,17 +1,16 @@
 import { eventState } from '@stagedoor/shared/event-state';
 import {
   EVENT_DATE_IN_PAST_MESSAGE,
-  fromCents,
   MAX_PER_BUYER_ABOVE_MAX_TICKETS_MESSAGE,
   toCents,
   type CreateEventRequest,
-  type CreatorStats,
   type Event,
   type EventListQuery,
   type UpdateEventRequest,
 } from '@stagedoor/shared/events';
 import { eventCalendar } from '../../calendar';
-import type { AccountRow, EventRow } from '../../db/schema';
+import type { AccountRow } from '../accounts/accounts.tables';
+import type { EventRow } from './events.tables';
 import type { Deps } from '../../deps';
 import { AppError, type FieldErrors } from '../../errors';
 import type { ImageUpload } from '../../plugins/multipart';
@@ -19,7 +18,7 @@ import { assertOwner } from '../../policy';
 import { findCreatorById, findCreatorByNickname } from '../creators/creators.service';
 import { discardImage, saveImageWith } from '../images/images.service';
 import {
-  creatorTotals,
+  countEventsOf,
   deleteEventChecked,
   findEventById,
   findEventWithCreator,
@@ -221,12 +220,7 @@ export async function deleteEvent(deps: EventDeps, account: AccountRow, id: numb
   if (deleted.image) await discardImage(deps, deleted.image);
 }
 
-/** GET /events/creator/stats: the caller's totals over all their events. */
-export async function getCreatorStats(deps: Pick<Deps, 'db'>, account: AccountRow): Promise<CreatorStats> {
-  const totals = await creatorTotals(deps.db, account.id);
-  return {
-    totalTicketsSold: totals.ticketsSold,
-    totalRevenue: fromCents(totals.revenueCents),
-    totalEvents: totals.events,
-  };
+/** How many events the creator has made, whatever their state. */
+export function countCreatorEvents(deps: Pick<Deps, 'db'>, creatorId: number): Promise<number> {
+  return countEventsOf(deps.db, creatorId);
 }

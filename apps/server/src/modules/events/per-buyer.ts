@@ -1,6 +1,6 @@
 import { DEFAULT_MAX_PER_BUYER } from '@stagedoor/shared/limits';
 import { sql } from 'drizzle-orm';
-import { events, type EventRow } from '../../db/schema';
+import { events, type EventRow } from './events.tables';
 
 /**
  * The tickets one buyer may hold of an event: its creator's maximum per buyer, else a few (so nobody

@@ -1,6 +1,6 @@
 import { and, eq, lte, ne, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/database';
-import { events, type EventRow } from '../../db/schema';
+import { events, type EventRow } from './events.tables';
 import { notCancelled, sellsAt } from './event-state';
 import { maxPerBuyerSql } from './per-buyer';
 

@@ -4,7 +4,7 @@ import type { ImageMimeType } from '@stagedoor/shared/limits';
 import { eq } from 'drizzle-orm';
 import type { Config } from '../../config';
 import type { Database } from '../../db/database';
-import { images } from '../../db/schema';
+import { images } from './images.tables';
 import { isImageName, mimeOfImageName } from './image-names';
 
 export interface StoredImage {

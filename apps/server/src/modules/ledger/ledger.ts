@@ -6,19 +6,16 @@ import {
   RESERVE_BPS,
   shareOf,
 } from '@stagedoor/shared/money';
-import { and, count, eq, min, sql, sum } from 'drizzle-orm';
+import { and, count, eq, sql, sum } from 'drizzle-orm';
 import type { Database } from '../../db/database';
 import { nextIdOf, type Rows } from '../../db/guarded-write';
 import {
-  accounts,
-  events,
   ledgerEntries,
   ledgerTransactions,
   type LedgerAccount,
   type LedgerKind,
   type LedgerLine,
-  type OrderRow,
-} from '../../db/schema';
+} from './ledger.tables';
 
 interface Entry {
   account: LedgerAccount;
@@ -107,20 +104,6 @@ const entryRows = (movement: Movement, entries: Entry[], transactionId: number) 
  * The platform's share of an event's sales: nothing on a founding partner's first event (the one they
  * created first), the Terms' 10 % on every other.
  */
-export async function platformFeeBps(
-  tx: Database,
-  event: { id: number; creatorId: number },
-): Promise<number> {
-  const [creator] = await tx
-    .select({ foundingPartner: accounts.foundingPartner, firstEventId: min(events.id) })
-    .from(accounts)
-    .innerJoin(events, eq(events.creatorId, accounts.id))
-    .where(eq(accounts.id, event.creatorId))
-    .groupBy(accounts.id);
-  return creator ? feeBpsOf(creator, event.id) : PLATFORM_FEE_BPS;
-}
-
-/** The fee rule itself, for a caller that read the creator's facts along with something else. */
 export function feeBpsOf(
   creator: { foundingPartner: boolean; firstEventId: number | null },
   eventId: number,
@@ -130,7 +113,13 @@ export function feeBpsOf(
     : PLATFORM_FEE_BPS;
 }
 
-type PaidOrder = Pick<OrderRow, 'id' | 'eventId' | 'totalCents' | 'processorFeeCents'>;
+/** What a sale, refund or dispute of an order books: the order as the orders module keeps it. */
+interface PaidOrder {
+  id: number;
+  eventId: number;
+  totalCents: number;
+  processorFeeCents: number;
+}
 
 /**
  * A completed order: the fan's money in, the processor's fee and the platform's fee out, the rest owed

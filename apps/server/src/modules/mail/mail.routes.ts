@@ -1,7 +1,5 @@
-import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { accounts } from '../../db/schema';
 import { AppError } from '../../errors';
 import { isRemindersOffSignature } from './worker';
 
@@ -19,7 +17,10 @@ const page = (message: string) =>
  * The link in every reminder: GET shows a button (mail scanners follow links, and must not turn anything
  * off), POST turns the account's reminders off. The signature is an HMAC of the account id.
  */
-export const mailRoutes: FastifyPluginAsyncZod = async (app) => {
+export const mailRoutes: FastifyPluginAsyncZod<{
+  /** The accounts module's change (handed in by app.ts: accounts sends mail, so mail cannot import it). */
+  turnRemindersOff: (accountId: number) => Promise<void>;
+}> = async (app, { turnRemindersOff }) => {
   const checked = (query: z.infer<typeof ZRemindersOff>) => {
     if (!isRemindersOffSignature(app.deps, query.account, query.signature)) {
       throw new AppError('FORBIDDEN', 'This link is not valid');
@@ -41,7 +42,7 @@ export const mailRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post('/mail/reminders-off', { schema: { querystring: ZRemindersOff } }, async (request, reply) => {
     const accountId = checked(request.query);
-    await app.deps.db.update(accounts).set({ remindersEnabled: false }).where(eq(accounts.id, accountId));
+    await turnRemindersOff(accountId);
     return reply
       .type('text/html; charset=utf-8')
       .send(

@@ -1,8 +1,8 @@
-import { eq } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/pg-core';
+import { count, eq, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/database';
 import type { Rows } from '../../db/guarded-write';
-import { accounts, events, orders, outbox, type RefundReason } from '../../db/schema';
+import { outbox } from './mail.tables';
+import type { RefundReason } from '@stagedoor/shared/orders';
 
 /** The facts a message tells, by kind, as they were when it was queued; rendered when sent. */
 export interface MailFacts {
@@ -58,24 +58,12 @@ const outboxRow = <Kind extends MailKind>(mail: QueuedMail<Kind>): typeof outbox
   data: { ...mail.facts },
 });
 
-const creators = alias(accounts, 'creator');
-
-/** The order, its buyer, its show and the show's creator, in one query: what a receipt or a refund tells. */
-async function orderFacts(tx: Database, orderId: number) {
-  const [row] = await tx
-    .select({
-      order: { id: orders.id, quantity: orders.quantity, totalCents: orders.totalCents },
-      buyer: { email: accounts.email, firstName: accounts.firstName, timeZone: accounts.timeZone },
-      event: { id: events.id, name: events.name, date: events.date },
-      creator: { firstName: creators.firstName, lastName: creators.lastName },
-    })
-    .from(orders)
-    .innerJoin(accounts, eq(accounts.id, orders.accountId))
-    .innerJoin(events, eq(events.id, orders.eventId))
-    .innerJoin(creators, eq(creators.id, events.creatorId))
-    .where(eq(orders.id, orderId));
-  if (!row) throw new Error(`order ${orderId} not found`);
-  return row;
+/** The order, its buyer, its show and the show's creator: what a receipt or a refund tells. */
+export interface OrderMailFacts {
+  order: { id: number; quantity: number; totalCents: number };
+  buyer: { email: string; firstName: string; timeZone: string };
+  event: { id: number; name: string; date: Date };
+  creator: { firstName: string; lastName: string };
 }
 
 export function showFacts(
@@ -91,16 +79,8 @@ export function showFacts(
   };
 }
 
-/** The buyer's receipt, queued with the order's completion. */
-export async function queueReceipt(tx: Database, orderId: number): Promise<void> {
-  await queueMail(tx, receiptOf(await orderFacts(tx, orderId)));
-}
-
-/** What a receipt tells, as orderFacts reads it: for a caller that has read it already. */
-type ReceiptFacts = Awaited<ReturnType<typeof orderFacts>>;
-
-/** The buyer's receipt for an order. */
-export function receiptOf({ order, buyer, event, creator }: ReceiptFacts): QueuedMail<'receipt'> {
+/** The buyer's receipt for an order, queued with the order's completion. */
+export function receiptOf({ order, buyer, event, creator }: OrderMailFacts): QueuedMail<'receipt'> {
   return {
     key: `receipt:order:${order.id}`,
     to: buyer.email,
@@ -116,12 +96,25 @@ export function receiptOf({ order, buyer, event, creator }: ReceiptFacts): Queue
 }
 
 /** The buyer's refund notice, queued with the refund. */
-export async function queueRefundNotice(tx: Database, orderId: number, reason: RefundReason): Promise<void> {
-  const { order, buyer, event } = await orderFacts(tx, orderId);
-  await queueMail(tx, {
+export function refundNoticeOf(
+  { order, buyer, event }: OrderMailFacts,
+  reason: RefundReason,
+): QueuedMail<'refund'> {
+  return {
     key: `refund:order:${order.id}`,
     to: buyer.email,
     kind: 'refund',
     facts: { ...showFacts(buyer, event), orderId: order.id, totalCents: order.totalCents, reason },
-  });
+  };
+}
+
+/** Whether a message is queued (or was sent) under the key, for a caller's query that skips those. */
+export function isQueued(key: SQL): SQL<boolean> {
+  return sql<boolean>`exists (select 1 from ${outbox} where ${eq(outbox.key, key)})`;
+}
+
+/** Messages waiting to be sent, the whole deployment's. */
+export async function queuedMailCount(db: Database): Promise<number> {
+  const [row] = await db.select({ total: count() }).from(outbox).where(eq(outbox.status, 'queued'));
+  return row?.total ?? 0;
 }

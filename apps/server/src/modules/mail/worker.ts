@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
-import { outbox } from '../../db/schema';
+import { outbox } from './mail.tables';
 import type { Deps } from '../../deps';
 import { publicUrlOf } from '../../site';
 import { renderMail, type MailLinks } from './messages';

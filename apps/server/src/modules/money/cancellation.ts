@@ -3,20 +3,17 @@ import { eventState } from '@stagedoor/shared/event-state';
 import { PENALTY_NOTICE_HOURS, type Cancellation } from '@stagedoor/shared/money';
 import { and, eq } from 'drizzle-orm';
 import type { Database } from '../../db/database';
-import {
-  events,
-  ledgerTransactions,
-  orders,
-  type AccountRow,
-  type EventRow,
-  type RefundReason,
-} from '../../db/schema';
+import type { EventRow } from '../events/events.tables';
+import { lockEventRow, markCancelled } from '../events/event-state';
+import { ordersView as orders } from '../orders/orders.views';
+import type { AccountRow } from '../accounts/accounts.tables';
+import type { RefundReason } from '@stagedoor/shared/orders';
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
 import { assertOwner } from '../../policy';
 import { EVENT_NOT_FOUND_MESSAGE } from '../events/events.service';
-import { refundOrder } from '../orders/order-lifecycle';
-import { penaltyOf, post } from '../ledger/ledger';
+import { refundCompletedOrders } from '../orders/order-lifecycle';
+import { penaltyOf, post, releasesOf } from '../ledger/ledger';
 import { sendRefunds } from './refunds';
 import { closeCheckouts } from './settlement';
 
@@ -47,11 +44,8 @@ export async function cancelEvent(
     const state = eventState(event, now);
     if (state.cancelled) throw new AppError('CONFLICT', ALREADY_CANCELLED_MESSAGE);
     if (!state.cancellable) throw new AppError('CONFLICT', ALREADY_ENDED_MESSAGE);
-    await tx
-      .update(events)
-      .set({ cancelledAt: now, isActive: false, updatedAt: now })
-      .where(eq(events.id, eventId));
-    const refunded = await refundAll(tx, event, 'cancelled', now);
+    await markCancelled(tx, eventId, now);
+    const refunded = await refundCompletedOrders(tx, event, 'cancelled', now);
     const late = event.date.getTime() - now.getTime() < PENALTY_NOTICE_HOURS * HOUR_MS;
     const penalty = late && refunded.grossCents > 0 ? penaltyOf(event, refunded.grossCents, now) : null;
     if (penalty) await post(tx, penalty);
@@ -85,38 +79,15 @@ export async function refundEvent(
 ): Promise<Cancellation> {
   const refunded = await deps.db.transaction(async (tx) => {
     const event = await lockEvent(tx, eventId);
-    const [released] = await tx
-      .select({ id: ledgerTransactions.id })
-      .from(ledgerTransactions)
-      .where(eq(ledgerTransactions.key, `release:event:${eventId}`));
-    if (released) throw new AppError('CONFLICT', EARNINGS_RELEASED_MESSAGE);
-    return refundAll(tx, event, reason, now);
+    if ((await releasesOf(tx, eventId)) > 0) throw new AppError('CONFLICT', EARNINGS_RELEASED_MESSAGE);
+    return refundCompletedOrders(tx, event, reason, now);
   });
   await sendRefunds(deps);
   return { refundedOrders: refunded.orders, refunded: fromCents(refunded.grossCents), penalty: 0 };
 }
 
 async function lockEvent(tx: Database, eventId: number): Promise<EventRow> {
-  const [event] = await tx.select().from(events).where(eq(events.id, eventId)).for('update');
+  const event = await lockEventRow(tx, eventId);
   if (!event) throw new AppError('NOT_FOUND', EVENT_NOT_FOUND_MESSAGE);
   return event;
-}
-
-/** Refunds every completed order of the event; pending ones are left to closeCheckouts. */
-async function refundAll(
-  tx: Database,
-  event: EventRow,
-  reason: RefundReason,
-  now: Date,
-): Promise<{ orders: number; grossCents: number }> {
-  const completed = await tx
-    .select()
-    .from(orders)
-    .where(and(eq(orders.eventId, event.id), eq(orders.status, 'completed')))
-    .for('update');
-  for (const order of completed) await refundOrder(tx, order, event.creatorId, reason, now);
-  return {
-    orders: completed.length,
-    grossCents: completed.reduce((total, order) => total + order.totalCents, 0),
-  };
 }

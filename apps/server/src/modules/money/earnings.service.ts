@@ -1,8 +1,15 @@
 import { fromCents } from '@stagedoor/shared/events';
 import type { Earnings, EventEarnings, Payout } from '@stagedoor/shared/money';
 import { and, desc, eq, inArray, sql, sum, type SQL } from 'drizzle-orm';
-import { events, ledgerEntries, ledgerTransactions, orders, payouts, type AccountRow } from '../../db/schema';
+import { eventsView as events } from '../events/events.views';
+import { ledgerEntriesView, ledgerTransactionsView } from '../ledger/ledger.views';
+import { ordersView as orders } from '../orders/orders.views';
+import { payouts } from './money.tables';
+import type { AccountRow } from '../accounts/accounts.tables';
 import type { Deps } from '../../deps';
+
+const ledgerEntries = ledgerEntriesView();
+const ledgerTransactions = ledgerTransactionsView();
 
 const CREATOR_ACCOUNTS = [
   'creator_pending',

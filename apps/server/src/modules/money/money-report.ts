@@ -1,6 +1,7 @@
 import { formatDollars } from '@stagedoor/shared/money';
 import { and, eq, gte, inArray, isNotNull, lt, or } from 'drizzle-orm';
-import { orders, payouts, strayPayments } from '../../db/schema';
+import { ordersView as orders } from '../orders/orders.views';
+import { payouts, strayPayments } from './money.tables';
 import type { Deps } from '../../deps';
 import { unbalancedMovements } from '../ledger/ledger';
 import type { ProviderTransaction } from '../payments/payments';

@@ -1,6 +1,6 @@
 import type { OnboardingRequest, PayoutAccount } from '@stagedoor/shared/money';
-import { eq } from 'drizzle-orm';
-import { accounts, type AccountRow } from '../../db/schema';
+import type { AccountRow } from '../accounts/accounts.tables';
+import { changeSettings, findAccountOfStripe } from '../accounts/accounts.service';
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
 import { PaymentRefusedError, type CardPayments } from '../payments/payments';
@@ -47,7 +47,7 @@ export async function startOnboarding(
   if (!accountId) {
     // Stripe answers the same account to the same idempotency key: a double click makes one.
     accountId = await payments.createAccount(creator, request.country);
-    await deps.db.update(accounts).set({ stripeAccountId: accountId }).where(eq(accounts.id, creator.id));
+    await changeSettings(deps.db, creator.id, { stripeAccountId: accountId });
   }
   return { url: await payments.onboardingLink(accountId, { returnUrl, refreshUrl: returnUrl }) };
 }
@@ -69,20 +69,14 @@ export async function openDashboard(deps: AccountDeps, creator: AccountRow): Pro
  * afresh, so events arriving out of order leave Stripe's latest answer in place.
  */
 export async function payoutAccountChanged(deps: AccountDeps, accountId: string): Promise<void> {
-  const [creator] = await deps.db
-    .select({ id: accounts.id })
-    .from(accounts)
-    .where(eq(accounts.stripeAccountId, accountId));
+  const creator = await findAccountOfStripe(deps, accountId);
   if (!creator) return;
   const account = await providerOf(deps).connectedAccount(accountId);
   await keepPayoutsEnabled(deps, creator.id, account.payoutsEnabled);
 }
 
 async function keepPayoutsEnabled(deps: AccountDeps, creatorId: number, enabled: boolean): Promise<void> {
-  await deps.db
-    .update(accounts)
-    .set({ stripePayoutsEnabled: enabled, updatedAt: new Date() })
-    .where(eq(accounts.id, creatorId));
+  await changeSettings(deps.db, creatorId, { stripePayoutsEnabled: enabled });
 }
 
 function providerOf(deps: AccountDeps): CardPayments {

@@ -1,6 +1,10 @@
 import { and, asc, eq, gt, inArray, isNull, lt, or, sql, sum } from 'drizzle-orm';
 import type { Database } from '../../db/database';
-import { accounts, ledgerEntries, payouts, type AccountRow, type PayoutRow } from '../../db/schema';
+import type { AccountRow } from '../accounts/accounts.tables';
+import { accountView } from '../accounts/accounts.views';
+import { changeSettings, lockAccount } from '../accounts/accounts.service';
+import { ledgerEntriesView } from '../ledger/ledger.views';
+import { payouts, type PayoutRow } from './money.tables';
 import type { Deps } from '../../deps';
 import { balanceOf, payoutOf, payoutReversalOf, post, transferOf } from '../ledger/ledger';
 import { PaymentRefusedError, type Transfer } from '../payments/payments';
@@ -16,11 +20,12 @@ const BATCH = 100;
 const LEASE_MS = 5 * 60_000;
 
 /** Takes a lock on the creator's account: their payouts and releases are decided one at a time. */
-export async function lockCreator(tx: Database, creatorId: number): Promise<AccountRow> {
-  const [creator] = await tx.select().from(accounts).where(eq(accounts.id, creatorId)).for('update');
-  if (!creator) throw new Error(`creator ${creatorId} not found`);
-  return creator;
+export function lockCreator(tx: Database, creatorId: number): Promise<AccountRow> {
+  return lockAccount(tx, creatorId);
 }
+
+const ledgerEntries = ledgerEntriesView();
+const creators = accountView('creator');
 
 /**
  * Each creator's available balance, when above zero, becomes one payout, due until its transfer exists.
@@ -68,9 +73,9 @@ export async function sendPayouts(deps: PayoutDeps, now: Date): Promise<void> {
   const { payments } = deps;
   if (!payments) return;
   const due = await deps.db
-    .select({ payout: payouts, destination: accounts.stripeAccountId })
+    .select({ payout: payouts, destination: creators.stripeAccountId })
     .from(payouts)
-    .innerJoin(accounts, eq(accounts.id, payouts.creatorId))
+    .innerJoin(creators, eq(creators.id, payouts.creatorId))
     .where(and(eq(payouts.status, 'due'), or(isNull(payouts.leasedUntil), lt(payouts.leasedUntil, now))))
     .orderBy(asc(payouts.id))
     .limit(BATCH);
@@ -145,7 +150,7 @@ async function failed(db: Database, payout: PayoutRow, reason: string, now: Date
     await post(tx, payoutReversalOf(failure, now));
     // No new payout until Stripe says the account takes them again (account.updated, or the Earnings
     // screen asking): otherwise every run would fail one more.
-    await tx.update(accounts).set({ stripePayoutsEnabled: false }).where(eq(accounts.id, payout.creatorId));
+    await changeSettings(tx, payout.creatorId, { stripePayoutsEnabled: false });
   });
 }
 

@@ -1,5 +1,6 @@
 import { and, asc, eq, isNotNull, isNull, sql } from 'drizzle-orm';
-import { orders, strayPayments, type StrayPaymentRow } from '../../db/schema';
+import { ordersView as orders } from '../orders/orders.views';
+import { strayPayments, type StrayPaymentRow } from './money.tables';
 import type { Deps } from '../../deps';
 import { post, strayPaymentOf, strayRefundOf } from '../ledger/ledger';
 import { claimRefund, refundProgress, refundSent } from '../orders/order-lifecycle';

@@ -4,9 +4,10 @@ import {
   RESERVE_UNTIL_COMPLETED_EVENTS,
 } from '@stagedoor/shared/money';
 import { and, asc, count, eq, gt, lte, notExists, sql, sum } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/pg-core';
 import type { Database } from '../../db/database';
-import { events, ledgerEntries, ledgerTransactions, orders } from '../../db/schema';
+import { eventsView as events } from '../events/events.views';
+import { ledgerEntriesView, ledgerTransactionsView } from '../ledger/ledger.views';
+import { ordersView as orders } from '../orders/orders.views';
 import type { Deps } from '../../deps';
 import { tookPlaceBy } from '../events/event-state';
 import { applyCheckoutOutcome } from '../orders/order-lifecycle';
@@ -21,6 +22,9 @@ import {
 } from '../ledger/ledger';
 import { lockCreator, payOut, sendPayouts } from './payouts';
 import { sendRefunds } from './refunds';
+
+const ledgerEntries = ledgerEntriesView();
+const ledgerTransactions = ledgerTransactionsView();
 
 const MINUTE_MS = 60_000;
 /** An event's net becomes available this long after it took place (event-state's tookPlace). */
@@ -97,7 +101,8 @@ export async function releaseEarnings(db: Database, now: Date): Promise<void> {
       and(eq(ledgerEntries.eventId, events.id), eq(ledgerEntries.account, 'creator_pending')),
     )
     .where(tookPlaceBy(new Date(now.getTime() - PAYOUT_DELAY_MS)))
-    .groupBy(events.id)
+    // Every column read, not the id alone: through a view PostgreSQL cannot tell they follow from it.
+    .groupBy(events.id, events.creatorId, events.date)
     .having(gt(pending, sql`0`))
     .orderBy(asc(events.date))
     .limit(BATCH);
@@ -125,8 +130,8 @@ async function completedEventsOf(tx: Database, creatorId: number, now: Date): Pr
 
 /** Each release's reserve, held RESERVE_HOLD_DAYS, goes to the creator's available balance. */
 async function releaseReserves(db: Database, now: Date): Promise<void> {
-  const reserveReleases = alias(ledgerTransactions, 'reserve_release');
-  const reserve = alias(ledgerEntries, 'reserve');
+  const reserveReleases = ledgerTransactionsView('reserve_release');
+  const reserve = ledgerEntriesView('reserve');
   const due = await db
     .select({
       key: ledgerTransactions.key,

@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type Stripe from 'stripe';
 import { z } from 'zod';
-import { stripeEvents } from '../../db/schema';
+import { stripeEvents } from './money.tables';
 import type { Deps } from '../../deps';
 import {
   disputeClosed,

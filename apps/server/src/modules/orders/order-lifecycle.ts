@@ -1,6 +1,7 @@
 import type { OrderStatus } from '@stagedoor/shared/orders';
 import type { Database } from '../../db/database';
-import type { OrderRow, RefundReason } from '../../db/schema';
+import type { OrderRow } from './orders.tables';
+import type { RefundReason } from '@stagedoor/shared/orders';
 import { eventState } from '@stagedoor/shared/event-state';
 import { lockEventFacts } from '../events/event-state';
 import { writeIfChanged, type Rows } from '../../db/guarded-write';
@@ -11,21 +12,23 @@ import {
   feeBpsOf,
   movementRows,
   newMovementId,
-  platformFeeBps,
   post,
   refundOf,
   saleOf,
 } from '../ledger/ledger';
-import { mailRows, queueReceipt, queueRefundNotice, receiptOf } from '../mail/outbox';
+import { mailRows, queueMail, receiptOf, refundNoticeOf } from '../mail/outbox';
 import type { CheckoutOutcome, Payment, ProviderDispute, ProviderRefund } from '../payments/payments';
 import {
   lockBuyerAndReadEvent,
   lockOrder,
+  lockOrdersOfEvent,
   lockOrderByPayment,
   MAX_OPEN_CHECKOUTS,
+  feeFactsOf,
   moveOrder,
   newOrder,
   openCheckoutsOf,
+  orderMailFacts,
   orderRows,
   recordProviderRefund,
   countRefundAttempt,
@@ -168,10 +171,13 @@ export async function payOrder(
       processorFeeCents: payment.processorFeeCents,
     });
     if (!order) throw new Error(`order ${orderId} left ${held.status} under its lock`);
-    await post(tx, saleOf(order, event.creatorId, await platformFeeBps(tx, event), now));
+    await post(
+      tx,
+      saleOf(order, event.creatorId, feeBpsOf(await feeFactsOf(tx, event.creatorId), event.id), now),
+    );
     if (cancelled) return refundOrder(tx, order, event.creatorId, 'cancelled', now);
     if (!retaken) return refundOrder(tx, order, event.creatorId, 'late_payment', now);
-    await queueReceipt(tx, order.id);
+    await queueMail(tx, receiptOf(await orderMailFacts(tx, order.id)));
     return order;
   });
 }
@@ -216,7 +222,7 @@ export async function applyCheckoutOutcome(
  * when the provider's own dashboard refunded it (those seats are lost to the show). A paid order's money
  * goes back through the provider (refundSent, refundProgress); a free one is refunded at once.
  */
-export async function refundOrder(
+async function refundOrder(
   tx: Database,
   order: OrderRow,
   creatorId: number,
@@ -230,8 +236,23 @@ export async function refundOrder(
   });
   if (!refunded) throw new Error(`order ${order.id} is not completed`);
   await post(tx, await refundOf(tx, refunded, creatorId, now));
-  await queueRefundNotice(tx, refunded.id, reason);
+  await queueMail(tx, refundNoticeOf(await orderMailFacts(tx, refunded.id), reason));
   return refunded;
+}
+
+/** Refunds every completed order of the event in the caller's transaction; pending ones are left to their checkouts' close. */
+export async function refundCompletedOrders(
+  tx: Database,
+  event: { id: number; creatorId: number },
+  reason: RefundReason,
+  now: Date,
+): Promise<{ orders: number; grossCents: number }> {
+  const completed = await lockOrdersOfEvent(tx, event.id, 'completed');
+  for (const order of completed) await refundOrder(tx, order, event.creatorId, reason, now);
+  return {
+    orders: completed.length,
+    grossCents: completed.reduce((total, order) => total + order.totalCents, 0),
+  };
 }
 
 /** One more try at sending a refunded order's refund: its number, or null when it was sent meanwhile. */

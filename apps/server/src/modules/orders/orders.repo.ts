@@ -1,9 +1,12 @@
-import { and, count, desc, eq, inArray, isNull, min, sql, type SQL } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/pg-core';
+import { and, count, desc, eq, inArray, isNull, sql, sum, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/database';
 import { nextIdOf, type Rows } from '../../db/guarded-write';
 import type { OrderStatus } from '@stagedoor/shared/orders';
-import { accounts, events, orders, type EventRow, type OrderRow } from '../../db/schema';
+import { accountView, lockedAccountView } from '../accounts/accounts.views';
+import type { EventRow } from '../events/events.tables';
+import { eventsView as events, firstEventOf } from '../events/events.views';
+import type { OrderMailFacts } from '../mail/outbox';
+import { orders, type OrderRow } from './orders.tables';
 import type { ProviderRefund } from '../payments/payments';
 
 export type OrderedEvent = Pick<EventRow, 'id' | 'name' | 'image' | 'date'>;
@@ -50,8 +53,8 @@ export async function openCheckoutsOf(tx: Database, accountId: number): Promise<
   return row?.total ?? 0;
 }
 
-const creators = alias(accounts, 'creator');
-const creatorEvents = alias(events, 'creator_event');
+const buyers = accountView('buyer');
+const creators = accountView('creator');
 
 /**
  * Locks the buyer's account (one purchase of an account at a time: the per-buyer sum and the open
@@ -64,29 +67,55 @@ export async function lockBuyerAndReadEvent<Also extends Record<string, SQL<numb
   purchase: Pick<Purchase, 'accountId' | 'eventId'>,
   also: Also,
 ) {
-  const firstEventOf = tx
-    .select({ id: min(creatorEvents.id) })
-    .from(creatorEvents)
-    .where(eq(creatorEvents.creatorId, events.creatorId));
+  const buyer = lockedAccountView('buyer', purchase.accountId);
   const [facts] = await tx
     .select({
-      buyer: { email: accounts.email, firstName: accounts.firstName, timeZone: accounts.timeZone },
+      buyer: { email: buyer.email, firstName: buyer.firstName, timeZone: buyer.timeZone },
       event: { ...orderedEvent, priceCents: events.priceCents, creatorId: events.creatorId },
       creator: {
         firstName: creators.firstName,
         lastName: creators.lastName,
         foundingPartner: creators.foundingPartner,
-        firstEventId: sql<number | null>`(${firstEventOf})`,
+        firstEventId: firstEventOf(events.creatorId),
       },
       orderId: nextIdOf(orders),
       also,
     })
-    .from(accounts)
+    .from(buyer)
     .innerJoin(events, eq(events.id, purchase.eventId))
-    .innerJoin(creators, eq(creators.id, events.creatorId))
-    .where(eq(accounts.id, purchase.accountId))
-    .for('update', { of: accounts });
+    .innerJoin(creators, eq(creators.id, events.creatorId));
   return facts ?? null;
+}
+
+/** The order, its buyer, its show and the show's creator, in one query: what a receipt or a refund tells. */
+export async function orderMailFacts(tx: Database, orderId: number): Promise<OrderMailFacts> {
+  const [row] = await tx
+    .select({
+      order: { id: orders.id, quantity: orders.quantity, totalCents: orders.totalCents },
+      buyer: { email: buyers.email, firstName: buyers.firstName, timeZone: buyers.timeZone },
+      event: { id: events.id, name: events.name, date: events.date },
+      creator: { firstName: creators.firstName, lastName: creators.lastName },
+    })
+    .from(orders)
+    .innerJoin(buyers, eq(buyers.id, orders.accountId))
+    .innerJoin(events, eq(events.id, orders.eventId))
+    .innerJoin(creators, eq(creators.id, events.creatorId))
+    .where(eq(orders.id, orderId));
+  if (!row) throw new Error(`order ${orderId} not found`);
+  return row;
+}
+
+/** Whether the event's creator is a founding partner, and which event they created first (the fee's facts). */
+export async function feeFactsOf(
+  tx: Database,
+  creatorId: number,
+): Promise<{ foundingPartner: boolean; firstEventId: number | null }> {
+  const [creator] = await tx
+    .select({ foundingPartner: creators.foundingPartner, firstEventId: firstEventOf(creators.id) })
+    .from(creators)
+    .where(eq(creators.id, creatorId));
+  if (!creator) throw new Error(`creator ${creatorId} not found`);
+  return creator;
 }
 
 /**
@@ -132,6 +161,15 @@ export const orderRows = (order: OrderRow): Rows<typeof orders> => ({ table: ord
 export async function lockOrder(tx: Database, orderId: number): Promise<OrderRow | null> {
   const [order] = await tx.select().from(orders).where(eq(orders.id, orderId)).for('update');
   return order ?? null;
+}
+
+/** The event's orders in that status, locked until the caller's transaction ends. */
+export function lockOrdersOfEvent(tx: Database, eventId: number, status: OrderStatus): Promise<OrderRow[]> {
+  return tx
+    .select()
+    .from(orders)
+    .where(and(eq(orders.eventId, eventId), eq(orders.status, status)))
+    .for('update');
 }
 
 /**
@@ -292,4 +330,24 @@ export async function orderSummaryOf(
       and(eq(orders.accountId, accountId), eventId === undefined ? undefined : eq(orders.eventId, eventId)),
     );
   return { orders: row?.orders ?? 0, tickets: Number(row?.tickets ?? 0) };
+}
+
+/** The tickets and the money of the creator's completed orders, over all their events. */
+export async function salesOfCreator(
+  db: Database,
+  creatorId: number,
+): Promise<{ tickets: number; cents: number }> {
+  const [sales] = await db
+    .select({ tickets: sum(orders.quantity), cents: sum(orders.totalCents) })
+    .from(orders)
+    .innerJoin(events, eq(events.id, orders.eventId))
+    .where(and(eq(events.creatorId, creatorId), eq(orders.status, 'completed')));
+  // SUM answers a numeric (text) or NULL when there are no orders.
+  return { tickets: Number(sales?.tickets ?? 0), cents: Number(sales?.cents ?? 0) };
+}
+
+/** Pending orders holding tickets while their buyers pay, the whole deployment's. */
+export async function countPendingOrders(db: Database): Promise<number> {
+  const [row] = await db.select({ total: count() }).from(orders).where(eq(orders.status, 'pending'));
+  return row?.total ?? 0;
 }

@@ -10,13 +10,21 @@ import {
   ZOrderSummary,
   ZOrderSummaryQuery,
 } from '@stagedoor/shared/orders';
+import { ZCreatorStats } from '@stagedoor/shared/events';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { parseOrThrow } from '../../errors';
 import { requireAuth, signedInAccount } from '../accounts/sessions';
 import { limitRequests } from '../../plugins/rate-limit';
 import { siteOrigin } from '../../site';
-import { confirmCheckout, getOrder, listOrders, purchaseTickets, summarizeOrders } from './orders.service';
+import {
+  confirmCheckout,
+  getCreatorStats,
+  getOrder,
+  listOrders,
+  purchaseTickets,
+  summarizeOrders,
+} from './orders.service';
 
 // Read in the handler, not through a route `headers` schema: Fastify would replace request.headers with
 // the parsed object, dropping every header the schema does not name.
@@ -28,6 +36,14 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
     'orders-account',
     { max: app.deps.config.ordersPerAccountPerMinute, windowMs: 60_000 },
     (request) => String(signedInAccount(request).id),
+  );
+
+  // A creator's sales over all their events. A static segment wins over a parameter in Fastify's router,
+  // so 'stats' never reaches events.routes.ts's /events/creator/:creatorId.
+  app.get(
+    '/events/creator/stats',
+    { preHandler: requireAuth('creator'), schema: { response: { 200: ZCreatorStats } } },
+    async (request) => getCreatorStats(app.deps, signedInAccount(request)),
   );
 
   app.post(

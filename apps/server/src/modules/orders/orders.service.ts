@@ -1,14 +1,21 @@
 import { createHash } from 'node:crypto';
-import { fromCents, MIN_CARD_PRICE, toCents } from '@stagedoor/shared/events';
+import { fromCents, MIN_CARD_PRICE, toCents, type CreatorStats } from '@stagedoor/shared/events';
 import { eventState } from '@stagedoor/shared/event-state';
 import { formatDollars } from '@stagedoor/shared/money';
 import type { CreateOrderRequest, Order, OrderListQuery, OrderSummary } from '@stagedoor/shared/orders';
 import { violatedUniqueIndex } from '../../db/database';
-import { ORDER_IDEMPOTENCY_INDEX, type AccountRow, type EventRow, type OrderRow } from '../../db/schema';
+import { ORDER_IDEMPOTENCY_INDEX, type OrderRow } from './orders.tables';
+import type { AccountRow } from '../accounts/accounts.tables';
+import type { EventRow } from '../events/events.tables';
 import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
 import { isCreatorOf } from '../../policy';
-import { EVENT_CANCELLED_MESSAGE, EVENT_NOT_FOUND_MESSAGE, findEvent } from '../events/events.service';
+import {
+  countCreatorEvents,
+  EVENT_CANCELLED_MESSAGE,
+  EVENT_NOT_FOUND_MESSAGE,
+  findEvent,
+} from '../events/events.service';
 import { maxPerBuyerOf } from '../events/per-buyer';
 import { holdCapOf } from '../events/stock';
 import {
@@ -22,6 +29,7 @@ import {
   setCheckout,
   ticketsHeldOf,
   type OrderWithEvent,
+  salesOfCreator,
 } from './orders.repo';
 import { applyCheckoutOutcome, expireOrder } from './order-lifecycle';
 
@@ -318,5 +326,21 @@ function toOrder({ order, event }: OrderWithEvent): Order {
     expiresAt: order.status === 'pending' && order.expiresAt ? order.expiresAt.toISOString() : null,
     refundStatus: order.status === 'refunded' ? order.refundStatus : null,
     event: { id: event.id, name: event.name, image: event.image, date: event.date.toISOString() },
+  };
+}
+
+/**
+ * GET /events/creator/stats: the caller's totals over all their events. Revenue comes from the completed
+ * orders (what buyers paid and kept), not today's price times the tickets sold.
+ */
+export async function getCreatorStats(deps: Pick<Deps, 'db'>, account: AccountRow): Promise<CreatorStats> {
+  const [events, sales] = await Promise.all([
+    countCreatorEvents(deps, account.id),
+    salesOfCreator(deps.db, account.id),
+  ]);
+  return {
+    totalTicketsSold: sales.tickets,
+    totalRevenue: fromCents(sales.cents),
+    totalEvents: events,
   };
 }

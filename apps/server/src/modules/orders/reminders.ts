@@ -1,9 +1,11 @@
-import { and, eq, lte, notExists, sql } from 'drizzle-orm';
+import { and, eq, lte, not, sql } from 'drizzle-orm';
 import type { Database } from '../../db/database';
-import { accounts, events, orders, outbox } from '../../db/schema';
+import { accountView } from '../accounts/accounts.views';
+import { eventsView as events } from '../events/events.views';
+import { orders } from './orders.tables';
 import type { Deps } from '../../deps';
 import { sellsAt } from '../events/event-state';
-import { queueMail, showFacts } from '../mail/outbox';
+import { isQueued, queueMail, showFacts } from '../mail/outbox';
 import { sendDueMail } from '../mail/worker';
 
 const HOUR_MS = 3_600_000;
@@ -16,6 +18,8 @@ export async function runMail(
   await queueDueReminders(deps.db, now);
   return sendDueMail(deps, now);
 }
+
+const accounts = accountView('accounts');
 
 /**
  * Reminders of the shows starting within 24 hours: the day-before one while more than an hour is left,
@@ -71,12 +75,7 @@ async function queueToTicketHolders(
         eq(orders.status, 'completed'),
         eq(accounts.remindersEnabled, true),
         paidBefore ? lte(orders.completedAt, paidBefore) : undefined,
-        notExists(
-          tx
-            .select({ id: outbox.id })
-            .from(outbox)
-            .where(eq(outbox.key, sql`${keyPrefix} || ${accounts.id}`)),
-        ),
+        not(isQueued(sql`${keyPrefix} || ${accounts.id}`)),
       ),
     );
   for (const holder of holders) {

@@ -3,7 +3,7 @@ import { ZEventIdParams, type Event } from '@stagedoor/shared/events';
 import { imageUrls } from '@stagedoor/shared/images';
 import type { Deps } from '../../deps';
 import { hasCode } from '../../errors';
-import type { AccountRow } from '../../db/schema';
+import type { AccountRow } from '../accounts/accounts.tables';
 import { SITE_NAME, type PagePreview } from '../../plugins/page-head';
 import { findCreatorByNickname } from '../creators/creators.service';
 import { getEvent } from '../events/events.service';
