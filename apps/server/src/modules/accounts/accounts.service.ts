@@ -31,7 +31,10 @@ export function findAccountOfStripe(
   return findAccountByStripeAccount(deps.db, stripeAccountId);
 }
 
-/** The account, locked until the caller's transaction ends: one decision about it at a time. */
+/**
+ * The account, locked until the caller's transaction ends: one decision about it at a time (a creator's
+ * releases and payouts are decided under it).
+ */
 export async function lockAccount(tx: Database, id: number): Promise<AccountRow> {
   const account = await lockAccountById(tx, id);
   if (!account) throw new Error(`account ${id} not found`);

@@ -1,6 +1,5 @@
 import { and, asc, eq, gt, inArray, isNull, lt, or, sql, sum } from 'drizzle-orm';
 import type { Database } from '../../db/database';
-import type { AccountRow } from '../accounts/accounts.tables';
 import { accountView } from '../accounts/accounts.views';
 import { changeSettings, lockAccount } from '../accounts/accounts.service';
 import { ledgerEntriesView } from '../ledger/ledger.views';
@@ -18,11 +17,6 @@ const BATCH = 100;
  * retry, so no other instance tries it meanwhile (a crashed one's payout is taken up after it).
  */
 const LEASE_MS = 5 * 60_000;
-
-/** Takes a lock on the creator's account: their payouts and releases are decided one at a time. */
-export function lockCreator(tx: Database, creatorId: number): Promise<AccountRow> {
-  return lockAccount(tx, creatorId);
-}
 
 const ledgerEntries = ledgerEntriesView();
 const creators = accountView('creator');
@@ -46,7 +40,7 @@ export async function payOut(deps: PayoutDeps, now: Date): Promise<void> {
     // A creator_available row always names its creator.
     if (creatorId === null) continue;
     await deps.db.transaction(async (tx) => {
-      const creator = await lockCreator(tx, creatorId);
+      const creator = await lockAccount(tx, creatorId);
       if (deps.payments && !(creator.stripeAccountId && creator.stripePayoutsEnabled)) return;
       const available = await balanceOf(tx, creatorId, 'creator_available');
       if (available <= 0) return;

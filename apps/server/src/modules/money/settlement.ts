@@ -9,6 +9,7 @@ import { eventsView as events } from '../events/events.views';
 import { ledgerEntriesView, ledgerTransactionsView } from '../ledger/ledger.views';
 import { ordersView as orders } from '../orders/orders.views';
 import type { Deps } from '../../deps';
+import { lockAccount } from '../accounts/accounts.service';
 import { tookPlaceBy } from '../events/event-state';
 import { applyCheckoutOutcome } from '../orders/order-lifecycle';
 import type { CheckoutOutcome } from '../payments/payments';
@@ -20,7 +21,7 @@ import {
   RESERVE_RELEASE_PREFIX,
   reserveReleaseOf,
 } from '../ledger/ledger';
-import { lockCreator, payOut, sendPayouts } from './payouts';
+import { payOut, sendPayouts } from './payouts';
 import { sendRefunds } from './refunds';
 
 const ledgerEntries = ledgerEntriesView();
@@ -108,7 +109,7 @@ export async function releaseEarnings(db: Database, now: Date): Promise<void> {
     .limit(BATCH);
   for (const event of due) {
     await db.transaction(async (tx) => {
-      await lockCreator(tx, event.creatorId);
+      await lockAccount(tx, event.creatorId);
       const amount = await balanceOf(tx, event.creatorId, 'creator_pending', event.id);
       if (amount <= 0) return;
       const withReserve =
@@ -162,7 +163,7 @@ async function releaseReserves(db: Database, now: Date): Promise<void> {
     if (release.eventId === null || release.creatorId === null) continue;
     const { creatorId, eventId } = release;
     await db.transaction(async (tx) => {
-      await lockCreator(tx, creatorId);
+      await lockAccount(tx, creatorId);
       await post(tx, reserveReleaseOf({ ...release, creatorId, eventId }, now));
     });
   }
