@@ -12,6 +12,8 @@ const STOP_TIMEOUT_MS = 30_000;
 export interface Running {
   /** CPU time (user and system) the process has used so far, in microseconds. */
   cpuMicros(): number;
+  /** The memory the process holds now (its resident set), in bytes. */
+  rssBytes(): number;
   /** SIGTERM, and resolves once the process has exited (a Node process writes its --cpu-prof then). */
   stop(): Promise<void>;
 }
@@ -24,6 +26,12 @@ function cpuMicrosOf(pid: number): number {
   // After "pid (name) ", the state is field 3: utime and stime are fields 14 and 15.
   const ticks = Number(fields[11]) + Number(fields[12]);
   return (ticks * 1_000_000) / CLOCK_TICKS_PER_SECOND;
+}
+
+/** VmRSS of a Linux process (/proc/<pid>/status, in kB), in bytes. */
+function rssBytesOf(pid: number): number {
+  const kB = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+  return Number(kB ?? NaN) * 1024;
 }
 
 /**
@@ -63,6 +71,7 @@ export async function startProcess(
   let stopping: Promise<void> | undefined;
   return {
     cpuMicros: () => cpuMicrosOf(pid),
+    rssBytes: () => rssBytesOf(pid),
     stop: () => (stopping ??= stopProcess(name, child)),
   };
 }

@@ -3,6 +3,13 @@ import { writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { FIRST_LOAD_BUDGET_BYTES, type FirstLoad } from '../../web/bench/first-load';
+import {
+  DISTINCT_URLS,
+  FLOOD_CLIENTS,
+  FLOOD_SECONDS,
+  type HealthFigures,
+  type HostileFigures,
+} from './hostile';
 import { READ_CONNECTIONS, type DropFigures, type ReadFigures } from './load';
 import { DROP_ATTEMPTS, DROP_IN_FLIGHT, STOCK } from './seed';
 
@@ -106,6 +113,34 @@ function firstLoadSection({ brotli, gzip }: FirstLoadFigures): string {
   ].join('\n');
 }
 
+function hostileSection({ rss, searches, deepJson }: HostileFigures): string {
+  const health = (figures: HealthFigures) =>
+    `p50 ${figures.p50ms} ms, p95 ${figures.p95ms} ms, max ${figures.maxMs} ms (${figures.answers} answers)`;
+  const statuses = Object.entries(deepJson.statuses)
+    .map(([status, n]) => `${count(n)} × ${status}`)
+    .join(', ');
+  return [
+    '## Under hostile traffic (PGlite, the default single instance)',
+    '',
+    "Issue 21's probes from outside, each next to its baseline in the same run; targets for this 2-core machine.",
+    '',
+    '| Probe | Under attack | Baseline | Target |',
+    '|---|---|---|---|',
+    `| RSS over ${count(DISTINCT_URLS)} distinct catalogue URLs (junk fields, pages, searches, 400 events of ` +
+      `5,000 characters) | ${rss.afterMB.toFixed(0)} MB, **+${(rss.afterMB - rss.beforeMB).toFixed(0)} MB** | ` +
+      `${rss.beforeMB.toFixed(0)} MB before | growth < 200 MB |`,
+    ...searches.map(
+      (search) =>
+        `| Search \`${search.query.replaceAll('|', '\\|')}\` over 400 long events | **${search.ms} ms** ` +
+        `(${search.status}) | – | < 1 s |`,
+    ),
+    `| Health during a deep-JSON flood (${FLOOD_CLIENTS} clients, 1 MB nested 500,000 deep, ` +
+      `\`POST /api/auth/logout\`, ${FLOOD_SECONDS} s; ${statuses}) | ${health(deepJson.flood)} | ` +
+      `${health(deepJson.baseline)} | p95 < 300 ms |`,
+    '',
+  ].join('\n');
+}
+
 /**
  * Prints the figures and, for a whole run (`toFile`), writes them to BENCHMARKS.md at the repository's
  * root; a partial or profiled one (BENCH_ONLY, BENCH_ENGINES, BENCH_PROFILE) leaves the file as it is.
@@ -113,6 +148,7 @@ function firstLoadSection({ brotli, gzip }: FirstLoadFigures): string {
 export async function writeReport(
   engines: EngineFigures[],
   firstLoad: FirstLoadFigures | undefined,
+  hostile: HostileFigures | undefined,
   { toFile }: { toFile: boolean },
 ): Promise<void> {
   const cpus = os.cpus();
@@ -140,6 +176,7 @@ export async function writeReport(
     '',
     ...engines.map(engineSection),
     ...(firstLoad ? [firstLoadSection(firstLoad)] : []),
+    ...(hostile ? [hostileSection(hostile)] : []),
   ].join('\n');
   if (toFile) await writeFile(REPORT, text);
   console.info(`\n${text}`);

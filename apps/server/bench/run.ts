@@ -4,7 +4,7 @@
 // run in their own.
 //
 // For a quicker look at one part (the report is then only printed, BENCHMARKS.md left as it is):
-//   BENCH_ONLY=drop            only the parts named (comma-separated: reads, drop, first-load)
+//   BENCH_ONLY=drop            only the parts named (comma-separated: reads, drop, first-load, hostile)
 //   BENCH_ENGINES=PostgreSQL   only the engines named (comma-separated: PGlite, PostgreSQL)
 //   BENCH_PROFILE=1            Stagedoor's process runs with --cpu-prof; where the .cpuprofile went is printed
 // e.g. `BENCH_ONLY=drop BENCH_ENGINES=PGlite BENCH_PROFILE=1 npx tsx bench/run.ts` in apps/server, after
@@ -23,6 +23,7 @@ import { signAccessToken } from '../src/modules/accounts/tokens';
 import { freePort } from '../test/free-port';
 import { startPostgresServer } from '../test/postgres-server';
 import { measureFirstLoad } from '../../web/bench/first-load';
+import { benchHostile } from './hostile';
 import { dropLoad, readLoad, type DropFigures } from './load';
 import { startProcess, type Running } from './processes';
 import { writeReport, type Engine, type EngineFigures, type FirstLoadFigures } from './report';
@@ -30,7 +31,7 @@ import { CROWD_ENV, DROP_ATTEMPTS, DROP_IN_FLIGHT, seed, type Seeded } from './s
 
 const serverRoot = fileURLToPath(new URL('..', import.meta.url));
 
-const PARTS = ['reads', 'drop', 'first-load'] as const;
+const PARTS = ['reads', 'drop', 'first-load', 'hostile'] as const;
 type Part = (typeof PARTS)[number];
 const ENGINES = ['PGlite', 'PostgreSQL'] as const;
 
@@ -135,6 +136,7 @@ async function benchEngine(engine: Engine, { parts, profileDir }: EngineRun): Pr
         NODE_ENV: 'production',
         HOST: '127.0.0.1',
         PORT: String(appPort),
+        PUBLIC_URL: `http://127.0.0.1:${appPort}`,
         JWT_SECRET: secret,
         LOG_LEVEL: 'warn',
         SEED_DEMO: '0',
@@ -245,6 +247,7 @@ async function benchFirstLoad(): Promise<FirstLoadFigures> {
       NODE_ENV: 'production',
       HOST: '127.0.0.1',
       PORT: String(port),
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
       LOG_LEVEL: 'warn',
       SEED_DEMO: '1',
     },
@@ -276,6 +279,9 @@ if (parts.has('reads') || parts.has('drop')) {
   }
 }
 const firstLoad = parts.has('first-load') ? await benchFirstLoad() : undefined;
+const hostile = parts.has('hostile')
+  ? await benchHostile(path.join(serverRoot, 'dist/server.js'))
+  : undefined;
 // BENCHMARKS.md holds whole runs only, and none with a profiler slowing Stagedoor down.
 const whole = parts.size === PARTS.length && new Set(engines).size === ENGINES.length && !profileRoot;
-await writeReport(figures, firstLoad, { toFile: whole });
+await writeReport(figures, firstLoad, hostile, { toFile: whole });

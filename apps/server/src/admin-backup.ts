@@ -3,6 +3,7 @@ import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { UsageError } from './admin-commands';
+import { PGLITE_EXTENSIONS } from './db/database';
 import type { Config } from './config';
 
 /** The first bytes of a gzip stream: PGlite writes its backups gzipped, but reads a plain tar too. */
@@ -32,7 +33,7 @@ export async function runDatabaseCommand(config: Config, args: string[]): Promis
 
 async function backup(dataDir: string, file: string): Promise<string> {
   if (!hasDatabase(dataDir)) throw new UsageError(`There is no database in ${dataDir}.`);
-  const client = await PGlite.create(dataDir);
+  const client = await PGlite.create(dataDir, { extensions: PGLITE_EXTENSIONS });
   let dump: Blob;
   try {
     // Written out to its files first, so the copy needs no recovery when a server starts from it.
@@ -58,6 +59,7 @@ async function restore(dataDir: string, file: string): Promise<string> {
   await mkdir(dataDir, { recursive: true });
   try {
     const client = await PGlite.create(dataDir, {
+      extensions: PGLITE_EXTENSIONS,
       loadDataDir: new Blob([bytes], { type: gzipped ? 'application/x-gzip' : 'application/x-tar' }),
     });
     await client.close();

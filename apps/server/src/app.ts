@@ -8,7 +8,7 @@ import { createDatabase } from './db/database';
 import { deploymentName } from './db/deployment';
 import { invalidTextFailure } from './errors';
 import { serializeError } from './log-errors';
-import { DevelopmentRequestLog } from './request-log';
+import { DevelopmentRequestLog, serializeRequest } from './request-log';
 import type { Deps } from './deps';
 import { setupLiveGateway, type LiveHandle } from './live/gateway';
 import { liveRoutes } from './live/live.routes';
@@ -36,6 +36,7 @@ import { previewOf } from './modules/previews/page-previews';
 import { userRoutes } from './modules/accounts/users.routes';
 import { setupAuth } from './modules/accounts/sessions';
 import { setupCatalogue } from './plugins/catalogue';
+import { JSON_BODY_LIMIT, setupJsonBodies } from './plugins/json-body';
 import { setupMetrics } from './plugins/metrics';
 import { hooksOf } from './plugins/route-hooks';
 import { answerError, setupErrorHandler } from './plugins/error-handler';
@@ -85,7 +86,7 @@ export async function buildApp(config: Config, seams: TestSeams = {}): Promise<A
   const app = Fastify({
     logger: {
       level: config.logLevel,
-      serializers: { err: serializeError },
+      serializers: { err: serializeError, req: serializeRequest },
       ...(seams.logStream && { stream: seams.logStream }),
     },
     // In development each request is logged at debug, so the start banner stays in view (decision 0027).
@@ -100,6 +101,8 @@ export async function buildApp(config: Config, seams: TestSeams = {}): Promise<A
       connectionsCheckingInterval: Math.min(CHECK_INTERVAL_MS, config.requestTimeoutMs / 4),
     },
     trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
+    // Every body a route reads whole (JSON, text) is cut off past this unless the route sets less.
+    bodyLimit: JSON_BODY_LIMIT,
     requestIdHeader: false,
     frameworkErrors: answerError,
     // setupErrorHandler answers such requests in the product's error body.
@@ -143,6 +146,7 @@ export async function buildApp(config: Config, seams: TestSeams = {}): Promise<A
     });
 
     setupErrorHandler(app);
+    setupJsonBodies(app);
     setupSecurity(app, config.publicOrigin);
     // One connection for the whole server when instances share REDIS_URL: the rate limits, the catalogue
     // and the live gateway.

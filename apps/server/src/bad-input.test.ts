@@ -3,7 +3,15 @@ import { ZErrorBody } from '@stagedoor/shared/errors';
 import type { LightMyRequestResponse } from 'fastify';
 import type { Socket } from 'socket.io-client';
 import { afterAll, describe, expect, it } from 'vitest';
-import { api, authHeader, buyTicketsOk, createEvent, encodeForm, ticketHolder } from '../test/factories';
+import {
+  api,
+  authHeader,
+  buyTicketsOk,
+  createCreator,
+  createEvent,
+  encodeForm,
+  ticketHolder,
+} from '../test/factories';
 import { pixelBombPng } from '../test/images';
 import { ack, EVENT_TIMEOUT_MS, listen, LiveClients, settle, type LiveClient } from '../test/live-clients';
 import { routesOf } from '../test/routes';
@@ -213,8 +221,9 @@ const withEvent = (payload: unknown, eventId: number) =>
 
 describe('hostile payloads on every socket event', () => {
   it('are refused without INTERNAL, and the socket keeps answering', async () => {
-    // A session and an event of its own: the route sweep logged the creator out and cancelled the event.
-    const organiser = { ...creator, token: await freshToken() };
+    // A creator and an event of its own: the route sweep logged the creator out, cancelled the event and
+    // used up the events the creator may create in an hour.
+    const organiser = await createCreator(app);
     const chatEvent = await createEvent(app, organiser);
     await buyTicketsOk(app, fan, chatEvent.id, 1);
     const sockets: LiveClient[] = [await clients.connect(fan), await clients.connect(organiser)];

@@ -1,5 +1,5 @@
 import { EVENT_DURATION_MINUTES } from '@stagedoor/shared/money';
-import ical from 'ical-generator';
+import ical, { escape } from 'ical-generator';
 import type { AccountRow } from './modules/accounts/accounts.tables';
 import type { EventRow } from './modules/events/events.tables';
 
@@ -12,7 +12,12 @@ export function eventCalendar(
   creator: Pick<AccountRow, 'firstName' | 'lastName'>,
   eventUrl: string,
 ): string {
-  const calendar = ical({ name: event.name, prodId: { company: 'Stagedoor', product: 'Stagedoor' } });
+  // The library escapes every event field, but writes the calendar's name (NAME, X-WR-CALNAME) as given:
+  // a line break in it would start lines of the creator's choosing, whole events included.
+  const calendar = ical({
+    name: escape(event.name, false),
+    prodId: { company: 'Stagedoor', product: 'Stagedoor' },
+  });
   calendar.createEvent({
     id: `event-${event.id}@stagedoor`,
     start: event.date,

@@ -115,8 +115,9 @@ describe('loadConfig', () => {
 
   it('loads the demo accounts (their password is in the repository) only when asked, in production', () => {
     const seeds = (env: Record<string, string>) => loadConfig({ JWT_SECRET: SECRET, ...env }).seedDemo;
-    expect(seeds({ NODE_ENV: 'production' })).toBe(false);
-    expect(seeds({ NODE_ENV: 'production', SEED_DEMO: '1' })).toBe(true);
+    const site = { PUBLIC_URL: 'https://stagedoor.example' };
+    expect(seeds({ NODE_ENV: 'production', ...site })).toBe(false);
+    expect(seeds({ NODE_ENV: 'production', SEED_DEMO: '1', ...site })).toBe(true);
     expect(seeds({ NODE_ENV: 'development' })).toBe(true);
     expect(seeds({ NODE_ENV: 'development', SEED_DEMO: '0' })).toBe(false);
   });
@@ -166,7 +167,7 @@ describe('loadConfig', () => {
     [{ TURN_URLS: 'stun:x:3478', TURN_SECRET: 's' }, 'TURN_URLS: must list turn: or turns: URLs'],
     [{ TURN_URLS: 'turn:x:3478' }, 'TURN_SECRET: must be set with TURN_URLS'],
     [{ TURN_SECRET: 's' }, 'TURN_URLS: must be set with TURN_SECRET'],
-    [{ TURN_TTL_S: '30' }, 'TURN_TTL_S: must be at least 60 seconds'],
+    [{ TURN_TTL_S: '60' }, 'TURN_TTL_S: must be at least 300 seconds'],
     [{ PAYMENT_PROVIDER: 'paypal' }, 'PAYMENT_PROVIDER: must be none or stripe'],
     [{ PAYMENT_PROVIDER: 'stripe', STRIPE_WEBHOOK_SECRET: 'whsec_x' }, 'STRIPE_SECRET_KEY: must be set when'],
     [
@@ -179,6 +180,7 @@ describe('loadConfig', () => {
     [{ CHECKOUT_HOLD_MINUTES: '2000' }, 'CHECKOUT_HOLD_MINUTES: must be at most 1440 minutes'],
     [{ SETTLEMENT_INTERVAL_S: '0' }, 'SETTLEMENT_INTERVAL_S: must be at least 1 second'],
     [{ NODE_ENV: 'staging' }, 'NODE_ENV: must be development, production or test'],
+    [{ NODE_ENV: 'production' }, 'PUBLIC_URL: must be set when NODE_ENV is production'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL: must be one of'],
     [{ METRICS_TOKEN: 'secret' }, 'METRICS_TOKEN: must be at least 16 characters'],
     [{ METRICS_TOKEN: 'a token with spaces in it' }, 'METRICS_TOKEN: must not contain spaces'],

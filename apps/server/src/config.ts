@@ -136,9 +136,11 @@ const ZEnv = z
       'must list turn: or turns: URLs, separated by commas',
     ).optional(),
     TURN_SECRET: z.string().optional(),
+    // How long TURN credentials open new relays (coturn checks them only then: a relay open lives on).
+    // Short, so a logout ends them soon; the web app asks for fresh ones every 4 minutes.
     TURN_TTL_S: wholeNumber('must be a whole number of seconds')
-      .pipe(z.number().min(60, 'must be at least 60 seconds'))
-      .default(3600),
+      .pipe(z.number().min(300, 'must be at least 300 seconds'))
+      .default(600),
     // Money (decision 0020): none = no card taken, orders complete at once; stripe = Stripe Checkout.
     PAYMENT_PROVIDER: z.enum(PAYMENT_PROVIDERS, { error: 'must be none or stripe' }).default('none'),
     STRIPE_SECRET_KEY: z
@@ -235,6 +237,13 @@ const ZEnv = z
   .refine((env) => env.JANUS_URL || (!env.JANUS_API_SECRET && !env.JANUS_ADMIN_KEY), {
     path: ['JANUS_URL'],
     message: 'must be set when JANUS_API_SECRET or JANUS_ADMIN_KEY is',
+  })
+  // Unset, links would be made from the request's Host header, which any client writes: a stranger's
+  // site in a page preview, a calendar file or the address Stripe sends a paying fan back to.
+  .refine((env) => env.NODE_ENV !== 'production' || env.PUBLIC_URL, {
+    path: ['PUBLIC_URL'],
+    message:
+      "must be set when NODE_ENV is production (the site's address, such as https://stagedoor.example)",
   });
 
 export type IceServer = z.infer<typeof ZIceServers>[number];

@@ -5,6 +5,7 @@ import {
   EVENT_NAME_MAX_LENGTH,
   EVENT_PRICE_MAX,
   EVENT_SEARCH_MAX_LENGTH,
+  EVENT_SEARCH_MAX_WORDS,
   ID_MAX,
   PAGE_DEFAULT,
   PAGE_MAX,
@@ -161,6 +162,12 @@ export const pageQuery = {
   offset: wholeNumber('offset', 0, ID_MAX).default(0),
 };
 
+/** The words of a search text: what every one of them must match. */
+export const searchWords = (q: string): string[] => q.split(/\s+/).filter(Boolean);
+
+/** GET /events/creator/{id} and /creators/{nickname}/events: a page of a creator's events, as GET /events. */
+export const ZCreatorEventsQuery = z.object(pageQuery);
+
 /**
  * GET /events?limit&offset&q&from&to&maxPrice: a page of the upcoming events, soonest first, narrowed to
  * those whose name, description or creator's name or nickname contains every word of `q` (any case, any
@@ -173,6 +180,9 @@ export const ZEventListQuery = z
       .string({ error: 'q must be text' })
       .trim()
       .max(EVENT_SEARCH_MAX_LENGTH, `q must be at most ${EVENT_SEARCH_MAX_LENGTH} characters`)
+      .refine((q) => searchWords(q).length <= EVENT_SEARCH_MAX_WORDS, {
+        error: `q must have at most ${EVENT_SEARCH_MAX_WORDS} words`,
+      })
       .optional(),
     from: searchBound('from').optional(),
     to: searchBound('to').optional(),

@@ -26,6 +26,8 @@ export const PAGE_DEFAULT = 50;
 export const PAGE_MAX = 100;
 /** The longest search text of GET /events?q. */
 export const EVENT_SEARCH_MAX_LENGTH = 100;
+/** The most words GET /events?q matches at once (each must appear): more narrow nothing a fan needs. */
+export const EVENT_SEARCH_MAX_WORDS = 8;
 
 export const CHAT_MESSAGE_MAX_LENGTH = 500;
 export const CHAT_HISTORY_LIMIT = 50;

@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -39,6 +40,9 @@ const CONNECT_TIMEOUT_MS = 5_000;
 /** PostgreSQL cancels a statement (lock waits included) that runs longer: the query wait is bounded too. */
 const STATEMENT_TIMEOUT_MS = 10_000;
 
+/** The extensions the schema uses (pg_trgm: search's trigram index), loaded whenever PGlite opens. */
+export const PGLITE_EXTENSIONS = { pg_trgm };
+
 /** Opens the configured database and brings its schema up to date. */
 export async function createDatabase(
   config: DatabaseConfig,
@@ -49,7 +53,7 @@ export async function createDatabase(
 
 async function openPglite(dataDir: string): Promise<DatabaseHandle> {
   if (!dataDir.startsWith('memory://')) mkdirSync(dataDir, { recursive: true });
-  const client = await PGlite.create(dataDir);
+  const client = await PGlite.create(dataDir, { extensions: PGLITE_EXTENSIONS });
   try {
     const db = drizzlePglite({ client, schema });
     await migratePglite(db, { migrationsFolder: MIGRATIONS_DIR });

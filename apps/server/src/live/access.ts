@@ -1,3 +1,4 @@
+import { eventState } from '@stagedoor/shared/event-state';
 import type { EventRow } from '../modules/events/events.tables';
 import type { Deps } from '../deps';
 import { EVENT_NOT_FOUND_MESSAGE, findEvent } from '../modules/events/events.service';
@@ -41,4 +42,28 @@ export async function ownedEvent(
   const event = await existingEvent(deps, eventId);
   if (!isCreatorOf(account, event)) throw new LiveError('FORBIDDEN', refusal);
   return event;
+}
+
+/** How long before its start a ticket holder is given TURN credentials for a show (it may start early). */
+const RELAY_BEFORE_START_MS = 60 * 60_000;
+
+/**
+ * Whether the account may relay a show's media through TURN, at the operator's cost: its creator while
+ * it may go live (active, not cancelled), a ticket holder while it is live, on, or starts within the
+ * hour. Anyone else, or any other time, connects without a relay.
+ */
+export async function mayRelay(
+  deps: AccessDeps,
+  isLive: (eventId: number) => Promise<boolean>,
+  account: LiveAccount,
+  eventId: number,
+  now: Date,
+): Promise<boolean> {
+  const event = await findEvent(deps, eventId);
+  if (!event) return false;
+  const state = eventState(event, now);
+  if (isCreatorOf(account, event)) return state.streams;
+  if (state.cancelled || (await seatsIn(deps, account, event)) === 0) return false;
+  if (state.phase === 'on' || (await isLive(eventId))) return true;
+  return state.phase === 'upcoming' && event.date.getTime() - now.getTime() <= RELAY_BEFORE_START_MS;
 }

@@ -7,7 +7,7 @@ import type { EventLimits } from './event-limits';
 import type { LiveMedia } from './media';
 import type { Presence } from './presence';
 import type { StreamRegistry } from './stream-registry';
-import type { TaskTracker } from './tasks';
+import type { TaskTracker } from '../tasks';
 
 /** What the live handlers need of the signed-in account; no secret ever sits on a socket. */
 export type LiveAccount = Pick<

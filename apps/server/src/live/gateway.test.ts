@@ -2,7 +2,16 @@ import { createHmac } from 'node:crypto';
 import type { AuthResponse } from '@stagedoor/shared/accounts';
 import type { LiveConfig } from '@stagedoor/shared/live';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { api, authHeader, createCreator, createEvent, createUser } from '../../test/factories';
+import {
+  api,
+  authHeader,
+  buyTicketsOk,
+  createCreator,
+  createEvent,
+  createUser,
+  daysFromNow,
+  type TestAccount,
+} from '../../test/factories';
 import { ack, listen, LiveClients, settle, type LiveClient } from '../../test/live-clients';
 import { freePort } from '../../test/free-port';
 import { createTestApp } from '../../test/test-app';
@@ -146,23 +155,31 @@ describe('closing the app', () => {
 });
 
 describe('GET /api/live/config', () => {
-  it('gives a signed-in account the ICE servers and TURN credentials of its own, valid for TURN_TTL_S', async () => {
-    const account = await createUser(app);
-    const before = Math.floor(Date.now() / 1000);
+  const configFor = async (account: TestAccount | null, eventId?: number) => {
     const response = await api(app, {
       method: 'GET',
-      url: '/api/live/config',
-      headers: authHeader(account.token),
+      url: `/api/live/config${eventId === undefined ? '' : `?eventId=${eventId}`}`,
+      headers: account ? authHeader(account.token) : {},
     });
-    expect(response.statusCode).toBe(200);
+    expect(response.statusCode, response.body).toBe(200);
     expect(response.headers['cache-control']).toBe('no-store');
-    const config = response.json<LiveConfig>();
+    return response.json<LiveConfig>();
+  };
+  const generatedTurn = (config: LiveConfig) => config.iceServers[2];
+
+  it('gives a ticket holder of a show starting within the hour TURN credentials of its own, valid TURN_TTL_S', async () => {
+    const creator = await createCreator(app);
+    const event = await createEvent(app, creator, { date: daysFromNow(0.5 / 24) });
+    const fan = await createUser(app);
+    await buyTicketsOk(app, fan, event.id, 1);
+    const before = Math.floor(Date.now() / 1000);
+    const config = await configFor(fan, event.id);
     expect(config.media).toBe('p2p');
     expect(config.iceServers.slice(0, 2)).toEqual([STUN, STATIC_TURN]);
-    const turn = config.iceServers[2];
+    const turn = generatedTurn(config);
     expect(turn?.urls).toEqual(['turn:turn.example:3478', 'turns:turn.example:5349']);
     const [expiry, accountId] = (turn?.username ?? '').split(':').map(Number);
-    expect(accountId).toBe(account.user.id);
+    expect(accountId).toBe(fan.user.id);
     expect(expiry).toBeGreaterThanOrEqual(before + 600);
     expect(expiry).toBeLessThanOrEqual(Math.ceil(Date.now() / 1000) + 600);
     // What coturn computes from its static-auth-secret to accept the allocation.
@@ -170,6 +187,28 @@ describe('GET /api/live/config', () => {
       .update(turn?.username ?? '')
       .digest('base64');
     expect(turn?.credential).toBe(expected);
+    // Its creator, whenever it may go live.
+    expect(generatedTurn(await configFor(creator, event.id))?.username).toMatch(`:${creator.user.id}`);
+  });
+
+  it('gives TURN credentials to nobody else: no ticket, a show days away, no show named', async () => {
+    const creator = await createCreator(app);
+    const soon = await createEvent(app, creator, { date: daysFromNow(0.5 / 24) });
+    const later = await createEvent(app, creator, { date: daysFromNow(3) });
+    const fan = await createUser(app);
+    await buyTicketsOk(app, fan, later.id, 1);
+    const withoutRelay = { iceServers: [STUN, STATIC_TURN], media: 'p2p' };
+    expect(await configFor(fan, later.id)).toEqual(withoutRelay);
+    expect(await configFor(fan, soon.id)).toEqual(withoutRelay);
+    expect(await configFor(fan)).toEqual(withoutRelay);
+    expect(await configFor(fan, 2147483647)).toEqual(withoutRelay);
+    expect(await configFor(await createCreator(app), soon.id)).toEqual(withoutRelay);
+    const bad = await api(app, {
+      method: 'GET',
+      url: '/api/live/config?eventId=abc',
+      headers: authHeader(fan.token),
+    });
+    expect(bad.statusCode).toBe(400);
   });
 
   it.each([

@@ -17,7 +17,7 @@ import { peerToPeerMedia } from './peer-to-peer';
 import { registerSignalling } from './signalling';
 import { endStream, forgetCrashedInstance, registerStreamHandlers } from './stream';
 import { MemoryStreamRegistry } from './stream-registry';
-import { TaskTracker } from './tasks';
+import { TaskTracker } from '../tasks';
 
 /**
  * The live gateway (DESIGN.md "Live", "Chat"): socket.io on the app's HTTP server, signed-in sockets
@@ -49,7 +49,7 @@ export async function setupLiveGateway(
     io,
     deps: app.deps,
     registry: redis ? new RedisStreamRegistry(redis.client, instanceId) : new MemoryStreamRegistry(),
-    tasks: new TaskTracker(log),
+    tasks: new TaskTracker(log, 'live'),
     limits: eventLimits(app.limits),
     chatLimiter: app.limits('live-chat-account', CHAT_MESSAGE_LIMIT),
     handshakeLimiter: app.limits('live-handshakes-account', HANDSHAKE_LIMIT),

@@ -1,5 +1,5 @@
 import type { Event } from '@stagedoor/shared/events';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, inject, it, vi } from 'vitest';
 import {
   api,
   authHeader,
@@ -19,19 +19,19 @@ describe('AnswerCache', () => {
   const now = () => clock;
 
   it('keeps an answer for its maximum age, then reads it again', async () => {
-    const cache = new AnswerCache(1000, now);
+    const cache = new AnswerCache(1000, 1e6, now);
     let reads = 0;
     const read = async () => `answer ${++reads}`;
-    clock = 0;
+    clock = 5000;
     expect((await cache.get('k', read)).body).toBe('answer 1');
-    clock = 999;
+    clock = 5999;
     expect((await cache.get('k', read)).body).toBe('answer 1');
-    clock = 1000;
+    clock = 6001;
     expect((await cache.get('k', read)).body).toBe('answer 2');
   });
 
   it('shares one read between concurrent misses of a key', async () => {
-    const cache = new AnswerCache(1000, now);
+    const cache = new AnswerCache(1000, 1e6, now);
     let reads = 0;
     const read = async () => {
       reads += 1;
@@ -44,7 +44,7 @@ describe('AnswerCache', () => {
   });
 
   it('never keeps a read that started before a clear', async () => {
-    const cache = new AnswerCache(60_000, now);
+    const cache = new AnswerCache(60_000, 1e6, now);
     let release: () => void = () => undefined;
     const slow = cache.get(
       'k',
@@ -56,8 +56,33 @@ describe('AnswerCache', () => {
     expect((await cache.get('k', async () => 'after the change')).body).toBe('after the change');
   });
 
+  it('keeps answers within its bytes, the least recently used going first', async () => {
+    const cache = new AnswerCache(60_000, 10_000, now);
+    const kB = 'x'.repeat(1000);
+    for (let n = 0; n < 100; n += 1) await cache.get(`k${n}`, async () => kB);
+    expect(cache.keptBytes).toBeLessThanOrEqual(10_000);
+    expect(cache.keptBytes).toBeGreaterThan(8_000);
+    let reads = 0;
+    await cache.get('k99', async () => `${++reads}`);
+    await cache.get('k0', async () => `${++reads}`);
+    expect(reads).toBe(1);
+  });
+
+  it('never keeps an answer larger than all its bytes', async () => {
+    const cache = new AnswerCache(60_000, 1000, now);
+    expect((await cache.get('big', async () => 'x'.repeat(2000))).body).toHaveLength(2000);
+    expect(cache.keptBytes).toBe(0);
+  });
+
+  it('drops an expired answer when its time is up, without being asked for it', async () => {
+    const cache = new AnswerCache(50, 1e6);
+    await cache.get('k', async () => 'answer');
+    expect(cache.keptBytes).toBeGreaterThan(0);
+    await vi.waitFor(() => expect(cache.keptBytes).toBe(0), { timeout: 10_000, interval: 20 });
+  });
+
   it('tags equal answers with equal ETags and different ones with different ETags', async () => {
-    const cache = new AnswerCache(0, now);
+    const cache = new AnswerCache(0, 1e6, now);
     const [a, b, c] = await Promise.all(
       ['same', 'same', 'other'].map((body, n) => cache.get(`k${n}`, async () => body)),
     );
@@ -280,5 +305,29 @@ describe('conditional reads', async () => {
     expect(changed.statusCode).toBe(200);
     expect(changed.json<Event>().name).toBe('A new name');
     expect(changed.headers.etag).not.toBe(etag);
+  });
+});
+
+describe('the catalogue cache, asked for many distinct URLs', async () => {
+  const app = await createTestApp({ CATALOGUE_CACHE_MS: '60000' });
+  afterAll(() => app.close());
+
+  it('keeps one answer per route, parameters and validated query: fields it ignores add nothing', async () => {
+    const creator = await createCreator(app);
+    const event = await createEvent(app, creator);
+    const reads = (n: number) => [
+      `/api/events?k=${n}`,
+      `/api/events/${event.id}?k=${n}`,
+      `/api/events/creator/${creator.user.id}?k=${n}`,
+      `/api/creators/${creator.user.nickname}/events?k=${n}`,
+    ];
+    for (const url of reads(0)) await getOk(app, url);
+    const keptForOne = app.catalogue.keptBytes;
+    expect(keptForOne).toBeGreaterThan(0);
+    for (let n = 1; n <= 200; n += 1) for (const url of reads(n)) await getOk(app, url);
+    expect(app.catalogue.keptBytes).toBe(keptForOne);
+    // A query the route does read is part of the key.
+    await getOk(app, '/api/events?q=show');
+    expect(app.catalogue.keptBytes).toBeGreaterThan(keptForOne);
   });
 });

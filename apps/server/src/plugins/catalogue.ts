@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler } from 'fastify';
 import { hooksOf } from './route-hooks';
 import type { RedisConnection } from '../redis';
@@ -15,42 +16,66 @@ declare module 'fastify' {
 
 /** Where instances tell each other that the catalogue changed (REDIS_URL). */
 const CHANGED_CHANNEL = 'stagedoor:catalogue-changed';
-/** Distinct answers kept at most: search queries are unbounded, the memory is not. */
-const MAX_ENTRIES = 2000;
+/**
+ * The memory the kept answers may take, in bytes of their text (decision 0032): search queries are
+ * unbounded, the memory is not. The largest answer, a page of 100 events with 5,000-character
+ * descriptions, is about 2 MB; a usual page of 50 events about 50 KB, so some 600 of them fit.
+ */
+const CATALOGUE_CACHE_BYTES = 32 * 1024 * 1024;
 
 interface CachedAnswer {
   body: string;
   etag: string;
-  /** When the read behind it started: its data is at least this fresh. */
-  readAt: number;
 }
 
 /**
- * Public answers by key, each kept `maxAgeMs` at most. Concurrent misses of one key share one read,
- * and a read that started before a clear() is answered but never kept, so nothing older than the
- * last change is ever served after it.
+ * Public answers by key, each kept `maxAgeMs` at most and all of them within `maxBytes` (the least
+ * recently used go first; an expired one is dropped when its time is up). Concurrent misses of one key
+ * share one read, and a read that started before a clear() is answered but never kept, so nothing older
+ * than the last change is ever served after it.
  */
 export class AnswerCache {
-  readonly #entries = new Map<string, CachedAnswer>();
+  readonly #entries: LRUCache<string, CachedAnswer> | null;
   readonly #reading = new Map<string, Promise<CachedAnswer>>();
   #generation = 0;
 
   constructor(
     private readonly maxAgeMs: number,
-    private readonly now: () => number = Date.now,
-  ) {}
+    maxBytes = CATALOGUE_CACHE_BYTES,
+    private readonly now: () => number = () => performance.now(),
+  ) {
+    this.#entries =
+      maxAgeMs > 0
+        ? new LRUCache({
+            maxSize: maxBytes,
+            sizeCalculation: (answer, key) => Buffer.byteLength(answer.body) + Buffer.byteLength(key),
+            ttl: maxAgeMs,
+            ttlAutopurge: true,
+            // Reads the clock on every look-up rather than once a millisecond.
+            ttlResolution: 0,
+            perf: { now },
+          })
+        : null;
+  }
+
+  /** The bytes the kept answers take. */
+  get keptBytes(): number {
+    return this.#entries?.calculatedSize ?? 0;
+  }
 
   get(key: string, read: () => Promise<string>): Promise<CachedAnswer> {
-    const kept = this.#entries.get(key);
-    if (kept && this.now() - kept.readAt < this.maxAgeMs) return Promise.resolve(kept);
+    const kept = this.#entries?.get(key);
+    if (kept) return Promise.resolve(kept);
     const pending = this.#reading.get(key);
     if (pending) return pending;
     const generation = this.#generation;
+    // Its data is at least as fresh as the moment the read started: it is kept maxAgeMs from then.
     const readAt = this.now();
     const reading = read()
       .then((body): CachedAnswer => {
-        const answer = { body, etag: `"${createHash('sha1').update(body).digest('base64url')}"`, readAt };
-        if (generation === this.#generation && this.maxAgeMs > 0) this.#keep(key, answer);
+        const answer = { body, etag: `"${createHash('sha1').update(body).digest('base64url')}"` };
+        const ttl = this.maxAgeMs - (this.now() - readAt);
+        if (generation === this.#generation && ttl > 0) this.#entries?.set(key, answer, { ttl });
         return answer;
       })
       .finally(() => {
@@ -62,28 +87,33 @@ export class AnswerCache {
 
   clear(): void {
     this.#generation += 1;
-    this.#entries.clear();
+    this.#entries?.clear();
     this.#reading.clear();
   }
+}
 
-  #keep(key: string, answer: CachedAnswer): void {
-    this.#entries.delete(key);
-    if (this.#entries.size >= MAX_ENTRIES) {
-      const oldest = this.#entries.keys().next();
-      if (!oldest.done) this.#entries.delete(oldest.value);
-    }
-    this.#entries.set(key, answer);
-  }
+/**
+ * What a public read's answer depends on: the route, its parameters and, when the route validates its
+ * query, the query as validated (unknown fields dropped, defaults filled in). A route without a query
+ * schema reads no query, so none is part of its key.
+ */
+function answerKey(request: FastifyRequest): string {
+  const query = request.routeOptions.schema?.querystring ? request.query : null;
+  return JSON.stringify([request.routeOptions.url, request.params, query]);
 }
 
 interface Catalogue {
   /**
-   * Answers a public read from the cache (the request's URL is the key), reading it through `load` when
-   * it is missing or older than CATALOGUE_CACHE_MS; a client holding the same ETag gets a 304.
+   * Answers a public read from the cache, reading it through `load` when it is missing or older than
+   * CATALOGUE_CACHE_MS; a client holding the same ETag gets a 304. The key is what the answer depends
+   * on: the route and its validated parameters and query, never the raw URL (`?k=1`, `?k=2`… would
+   * each be kept apart otherwise).
    */
   reply(request: FastifyRequest, reply: FastifyReply, load: () => Promise<unknown>): Promise<FastifyReply>;
   /** Forgets every cached answer, here and (through Redis) on every other instance. */
   changed(): void;
+  /** The bytes of the answers kept (at most CATALOGUE_CACHE_BYTES). */
+  readonly keptBytes: number;
 }
 
 /**
@@ -99,7 +129,7 @@ export async function setupCatalogue(app: FastifyInstance, redis: RedisConnectio
   const catalogue: Catalogue = {
     async reply(request, reply, load) {
       // The route's own response schema serialises it, once per read: always JSON text.
-      const answer = await cache.get(request.url, async () => reply.serialize(await load()) as string);
+      const answer = await cache.get(answerKey(request), async () => reply.serialize(await load()) as string);
       reply
         .type('application/json; charset=utf-8')
         .header('etag', answer.etag)
@@ -113,6 +143,9 @@ export async function setupCatalogue(app: FastifyInstance, redis: RedisConnectio
       redis?.client
         .publish(CHANGED_CHANNEL, '1')
         .catch((error: unknown) => app.log.error({ err: error }, 'catalogue: could not publish a change'));
+    },
+    get keptBytes() {
+      return cache.keptBytes;
     },
   };
   app.decorate('catalogue', catalogue);

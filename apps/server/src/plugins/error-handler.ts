@@ -33,6 +33,11 @@ export function setupErrorHandler(app: FastifyInstance): void {
  * chosen (a URL that cannot be decoded), so that too leaves in the product's error body.
  */
 export function answerError(error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) {
+  if (clientWentAway(error, request)) {
+    // A closed tab, a phone out of signal: nobody is left to answer, and nothing here failed.
+    request.log.info({ code: error.code }, 'client closed the connection mid-request');
+    return reply.code(400).send();
+  }
   const body = toErrorBody(toAppError(error));
   if (body.statusCode >= 500) request.log.error({ err: error }, 'request failed');
   // Written as it is: the route's answer schema for this status (GET /api/health's 503) is not its shape.
@@ -41,6 +46,11 @@ export function answerError(error: FastifyError | AppError, request: FastifyRequ
     .type('application/json; charset=utf-8')
     .serializer(JSON.stringify)
     .send(body);
+}
+
+/** Whether reading the request failed because its client closed the connection before it was whole. */
+function clientWentAway(error: FastifyError | AppError, request: FastifyRequest): boolean {
+  return request.raw.socket.destroyed && (error.code === 'ECONNRESET' || error.code === 'ECONNABORTED');
 }
 
 function toAppError(error: FastifyError | AppError): AppError {

@@ -44,6 +44,7 @@ export async function startBuiltServer(env: Record<string, string> = {}): Promis
       ...process.env,
       NODE_ENV: 'production',
       PORT: String(port),
+      PUBLIC_URL: baseURL,
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       SEED_DEMO: '0',

@@ -37,7 +37,7 @@ export const queryKeys = {
     byId: (creatorId: number) => ['creators', 'id', creatorId] as const,
   },
   live: {
-    config: ['live', 'config'] as const,
+    config: (eventId: number) => ['live', 'config', eventId] as const,
     status: (eventId: number) => ['live', 'status', eventId] as const,
   },
   profile: (role: string, accountId: number) => ['profile', role, accountId] as const,

@@ -19,8 +19,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AppError, hasCode, parseOrThrow } from '../../errors';
 import { authenticate, bearerToken, requireAuth, signedInAccount } from './sessions';
 import { readMultipartForm } from '../../plugins/multipart';
+import { ANONYMOUS_BODY_LIMIT } from '../../plugins/json-body';
 import { limitFailures, limitRequests, type Limit } from '../../plugins/rate-limit';
 import { loginGuard } from './login-guard';
+import { TaskTracker } from '../../tasks';
 import {
   changePassword,
   logIn,
@@ -65,7 +67,11 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   for (const role of ROLES) {
     app.post(
       `/auth/register/${role}`,
-      { onRequest: requestsPerIp, schema: { body: ZRegisterRequest, response: { 201: ZAuthResponse } } },
+      {
+        onRequest: requestsPerIp,
+        bodyLimit: ANONYMOUS_BODY_LIMIT,
+        schema: { body: ZRegisterRequest, response: { 201: ZAuthResponse } },
+      },
       async (request, reply) => {
         const session = await registerConflicts.attempt(request, reply, hasCode('CONFLICT'), () =>
           registerAccount(app.deps, role, request.body),
@@ -76,7 +82,11 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
 
     app.post(
       `/auth/login/${role}`,
-      { onRequest: requestsPerIp, schema: { body: ZLoginRequest, response: { 200: ZAuthResponse } } },
+      {
+        onRequest: requestsPerIp,
+        bodyLimit: ANONYMOUS_BODY_LIMIT,
+        schema: { body: ZLoginRequest, response: { 200: ZAuthResponse } },
+      },
       (request, reply) =>
         logins.attempt(request, reply, request.body.email, () => logIn(app.deps, role, request.body)),
     );
@@ -111,24 +121,37 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
 
   // A reset request mails the account's owner: limited per IP like logins, and per email address.
   const resetsPerEmail = limitRequests(app, 'reset-email', RESETS_PER_EMAIL, emailOf);
+  const resets = new TaskTracker(app.log, 'password reset');
+  app.addHook('onClose', () => resets.settled());
   app.post(
     '/auth/forgot-password',
-    { onRequest: requestsPerIp, preHandler: resetsPerEmail, schema: { body: ZForgotPasswordRequest } },
+    {
+      onRequest: requestsPerIp,
+      preHandler: resetsPerEmail,
+      bodyLimit: ANONYMOUS_BODY_LIMIT,
+      schema: { body: ZForgotPasswordRequest },
+    },
     async (request, reply) => {
-      await requestPasswordReset(app.deps, request.body.email, new Date());
+      // Answered before the work starts: an email that is an account's takes no longer than one that is not.
+      const { email } = request.body;
+      setImmediate(() => resets.track(requestPasswordReset(app.deps, email, new Date())));
       return reply.code(202).send({ message: RESET_REQUESTED_MESSAGE });
     },
   );
 
   app.post(
     '/auth/reset-password',
-    { onRequest: requestsPerIp, schema: { body: ZResetPasswordRequest, response: { 200: ZAuthResponse } } },
+    {
+      onRequest: requestsPerIp,
+      bodyLimit: ANONYMOUS_BODY_LIMIT,
+      schema: { body: ZResetPasswordRequest, response: { 200: ZAuthResponse } },
+    },
     async (request) => signedOutElsewhere(await resetPassword(app.deps, request.body, new Date())),
   );
 
   // Signs this token out, and the sockets it opened. Answered 204 whatever the token: a client logging
   // out is never told it cannot.
-  app.post('/auth/logout', async (request, reply) => {
+  app.post('/auth/logout', { bodyLimit: ANONYMOUS_BODY_LIMIT }, async (request, reply) => {
     const tokenId = await logOut(app.deps, bearerToken(request.headers.authorization), new Date());
     if (tokenId) await app.live.disconnectSession(tokenId);
     return reply.code(204).send();

@@ -20,6 +20,7 @@ import {
   findAccountByEmail,
   findNicknamesStartingWith,
   insertAccount,
+  lockAccountById,
   replacePassword,
   revokeAllTokens,
   revokeToken,
@@ -132,6 +133,7 @@ async function setPassword(db: Database, accountId: number, password: string): P
   return db.transaction(async (tx) => {
     const updated = await replacePassword(tx, accountId, passwordHash);
     if (!updated) throw new AppError('NOT_FOUND', 'Account not found');
+    await retireResetLinks(tx, accountId, new Date());
     await queueMail(tx, {
       key: `password-changed:account:${accountId}:${updated.tokenVersion}`,
       to: updated.email,
@@ -147,14 +149,29 @@ const RESET_LINK_MS = 60 * 60_000;
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
 /**
- * POST /auth/forgot-password: mails a single-use link valid an hour, when the email is an account's.
- * The caller learns nothing either way (the route answers 202 in both cases, in about the same time).
+ * Only an account's newest reset link works, and none once its password changed: every link not used
+ * yet is marked used, in the caller's transaction.
+ */
+async function retireResetLinks(tx: Database, accountId: number, now: Date): Promise<void> {
+  await tx
+    .update(passwordResets)
+    .set({ usedAt: now })
+    .where(and(eq(passwordResets.accountId, accountId), isNull(passwordResets.usedAt)));
+}
+
+/**
+ * POST /auth/forgot-password: mails a single-use link valid an hour, when the email is an account's,
+ * and retires the account's older links. The caller learns nothing either way (the route answers 202
+ * before this runs).
  */
 export async function requestPasswordReset(deps: Pick<Deps, 'db'>, email: string, now: Date): Promise<void> {
   const account = await findAccountByEmail(deps.db, email);
   if (!account) return;
   const token = randomBytes(32).toString('base64url');
   await deps.db.transaction(async (tx) => {
+    // Two requests at once: the second waits, then retires the first one's link.
+    await lockAccountById(tx, account.id);
+    await retireResetLinks(tx, account.id, now);
     const [reset] = await tx
       .insert(passwordResets)
       .values({

@@ -1,7 +1,7 @@
 import { EVENT_DURATION_MS } from '@stagedoor/shared/event-state';
 import { and, eq, gt, isNull, lte, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/database';
-import { events, type EventRow } from './events.tables';
+import { eventColumns, events, type EventRow } from './events.tables';
 
 /**
  * The rules of packages/shared/src/event-state.ts (`eventState`) as SQL conditions on the events table,
@@ -54,7 +54,7 @@ export async function lockEventFacts(
 
 /** The whole event, its row locked until the caller's transaction ends; null when there is none. */
 export async function lockEventRow(tx: Database, eventId: number): Promise<EventRow | null> {
-  const [event] = await tx.select().from(events).where(eq(events.id, eventId)).for('update');
+  const [event] = await tx.select(eventColumns).from(events).where(eq(events.id, eventId)).for('update');
   return event ?? null;
 }
 

@@ -4,7 +4,7 @@ import { preparedFor } from '../../db/prepared';
 import { sellsAt } from './event-state';
 import type { AccountRow } from '../accounts/accounts.tables';
 import { accountView } from '../accounts/accounts.views';
-import { events, type EventRow } from './events.tables';
+import { eventColumns, events, type EventRow } from './events.tables';
 
 const creators = accountView('creator');
 
@@ -29,7 +29,7 @@ const isUpcoming = () => sellsAt(sql`now()`);
 function selectWithCreator(db: Database) {
   return db
     .select({
-      event: events,
+      event: eventColumns,
       creator: {
         nickname: creators.nickname,
         firstName: creators.firstName,
@@ -42,7 +42,7 @@ function selectWithCreator(db: Database) {
 }
 
 export async function insertEvent(db: Database, event: NewEvent): Promise<EventRow> {
-  const [row] = await db.insert(events).values(event).returning();
+  const [row] = await db.insert(events).values(event).returning(eventColumns);
   if (!row) throw new Error('insert into events returned no row');
   return row;
 }
@@ -55,7 +55,7 @@ export async function findEventById(db: Database, id: number): Promise<EventRow 
 /** Every purchase reads its event first: prepared once per database (db/prepared.ts). */
 const eventById = (db: Database) =>
   db
-    .select()
+    .select(eventColumns)
     .from(events)
     .where(eq(events.id, sql.placeholder('id')))
     .prepare('event_by_id');
@@ -75,52 +75,22 @@ interface EventSearch {
   maxPriceCents?: number;
 }
 
-/** The plain letter each accented Latin letter is searched as (PGlite has no `unaccent`). */
-const ACCENTED_LETTERS: Record<string, string> = {
-  a: 'àáâãäåāăą',
-  c: 'çćč',
-  d: 'ďđ',
-  e: 'èéêëēėęě',
-  g: 'ğ',
-  i: 'ìíîïīį',
-  l: 'ĺľł',
-  n: 'ñńň',
-  o: 'òóôõöøōő',
-  r: 'ŕř',
-  s: 'śşš',
-  t: 'ţť',
-  u: 'ùúûüūůű',
-  y: 'ýÿ',
-  z: 'źżž',
-};
-const FOLDS = Object.entries(ACCENTED_LETTERS).flatMap(([plain, forms]) =>
-  [...forms].flatMap((form) => [form + plain, form.toUpperCase() + plain]),
-);
-// Text typed as a letter and a combining accent (e + U+0301) loses the accent: translate() deletes the
-// characters it has no replacement for, at the end of its first list.
-const COMBINING_ACCENTS = Array.from({ length: 0x70 }, (_, index) => String.fromCharCode(0x300 + index));
-const FOLD_FROM = sql.raw(`'${FOLDS.map(([form]) => form).join('')}${COMBINING_ACCENTS.join('')}'`);
-const FOLD_TO = sql.raw(`'${FOLDS.map(([, plain]) => plain).join('')}'`);
-
 /**
- * Text as a search compares it: accents dropped first (lower() only knows ASCII under the C locale
- * of the test server), then lower case. The searched words go through the same SQL, so the two sides
- * cannot fold differently.
+ * Text as a search compares it: accents dropped, then lower case (stagedoor_fold, defined by
+ * drizzle/0011_search_fold.sql, which also folds each event's stored search text).
  */
-const folded = (text: SQLWrapper) => sql`lower(translate(${text}, ${FOLD_FROM}, ${FOLD_TO}))`;
+const folded = (text: SQLWrapper) => sql`stagedoor_fold(${text})`;
 
 /** LIKE's wildcards and its escape character, taken literally (backslash is LIKE's default escape). */
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, '\\$&');
 
 function containsWord(word: string): SQL | undefined {
   const pattern = folded(sql`${'%' + escapeLike(word) + '%'}::text`);
-  const fields = [
-    events.name,
-    events.description,
-    sql`${creators.firstName} || ' ' || ${creators.lastName}`,
-    creators.nickname,
-  ];
-  return or(...fields.map((field) => sql`${folded(field)} like ${pattern}`));
+  return or(
+    sql`${events.searchText} like ${pattern}`,
+    sql`${folded(sql`${creators.firstName} || ' ' || ${creators.lastName}`)} like ${pattern}`,
+    sql`${folded(creators.nickname)} like ${pattern}`,
+  );
 }
 
 function matches(search: EventSearch): SQL | undefined {
@@ -135,7 +105,7 @@ function matches(search: EventSearch): SQL | undefined {
 /** Active events still to come that match the search, soonest first (id breaks ties, so pages never overlap). */
 export function listUpcomingEvents(
   db: Database,
-  page: { limit: number; offset: number },
+  page: Page,
   search: EventSearch = { words: [] },
 ): Promise<EventWithCreator[]> {
   return selectWithCreator(db)
@@ -145,21 +115,34 @@ export function listUpcomingEvents(
     .offset(page.offset);
 }
 
-/** One creator's active events still to come, soonest first. */
-export function listUpcomingEventsOf(db: Database, creatorId: number): Promise<EventWithCreator[]> {
+/** A page of rows: `limit` after the first `offset`. */
+export interface Page {
+  limit: number;
+  offset: number;
+}
+
+/** A page of one creator's active events still to come, soonest first. */
+export function listUpcomingEventsOf(
+  db: Database,
+  creatorId: number,
+  page: Page,
+): Promise<EventWithCreator[]> {
   return selectWithCreator(db)
     .where(and(eq(events.creatorId, creatorId), isUpcoming()))
-    .orderBy(asc(events.date), asc(events.id));
+    .orderBy(asc(events.date), asc(events.id))
+    .limit(page.limit)
+    .offset(page.offset);
 }
 
 /**
- * One creator's events, the inactive ones too when asked: those still to come first (soonest first),
- * then the past ones (most recent first), the order of a dashboard.
+ * A page of one creator's events, the inactive ones too when asked: those still to come first (soonest
+ * first), then the past ones (most recent first), the order of a dashboard.
  */
 export function listEventsOf(
   db: Database,
   creatorId: number,
   { includeInactive }: { includeInactive: boolean },
+  page: Page,
 ): Promise<EventWithCreator[]> {
   const conditions: SQL[] = [eq(events.creatorId, creatorId)];
   if (!includeInactive) conditions.push(eq(events.isActive, true));
@@ -171,7 +154,9 @@ export function listEventsOf(
       sql`case when ${isPast} then null else ${events.date} end asc`,
       desc(events.date),
       asc(events.id),
-    );
+    )
+    .limit(page.limit)
+    .offset(page.offset);
 }
 
 /**
@@ -185,13 +170,13 @@ export async function updateEventChecked(
   changesFor: (before: EventRow) => EventChanges,
 ): Promise<{ before: EventRow; after: EventRow } | null> {
   return db.transaction(async (tx) => {
-    const [before] = await tx.select().from(events).where(eq(events.id, id)).for('update');
+    const [before] = await tx.select(eventColumns).from(events).where(eq(events.id, id)).for('update');
     if (!before) return null;
     const [after] = await tx
       .update(events)
       .set({ ...changesFor(before), updatedAt: new Date() })
       .where(eq(events.id, id))
-      .returning();
+      .returning(eventColumns);
     return after ? { before, after } : null;
   });
 }
@@ -206,7 +191,7 @@ export async function deleteEventChecked(
   check: (event: EventRow) => void,
 ): Promise<EventRow | null> {
   return db.transaction(async (tx) => {
-    const [event] = await tx.select().from(events).where(eq(events.id, id)).for('update');
+    const [event] = await tx.select(eventColumns).from(events).where(eq(events.id, id)).for('update');
     if (!event) return null;
     check(event);
     await tx.delete(events).where(eq(events.id, id));

@@ -1,6 +1,7 @@
 import { ZNicknameParams } from '@stagedoor/shared/creators';
 import {
   ZCreateEventRequest,
+  ZCreatorEventsQuery,
   ZCreatorIdParams,
   ZEvent,
   ZEventIdParams,
@@ -13,6 +14,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { parseOrThrow } from '../../errors';
 import { readMultipartForm, type ImageUpload } from '../../plugins/multipart';
+import { limitRequests, type Limit } from '../../plugins/rate-limit';
 import { siteOrigin } from '../../site';
 import { claimedAccountId, optionalAccount, requireAuth, signedInAccount } from '../accounts/sessions';
 import {
@@ -27,7 +29,17 @@ import {
   updateEvent,
 } from './events.service';
 
+/**
+ * Events one creator may create in an hour (decision 0032): a creator setting up a season needs a few
+ * dozen at most; a script making thousands fills the catalogue and its cache.
+ */
+export const EVENTS_PER_CREATOR: Limit = { max: 30, windowMs: 60 * 60_000 };
+
 export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
+  const eventsPerCreator = limitRequests(app, 'events-creator', EVENTS_PER_CREATOR, (request) =>
+    String(signedInAccount(request).id),
+  );
+
   app.get(
     '/events',
     { schema: { querystring: ZEventListQuery, response: { 200: ZEventList } } },
@@ -36,23 +48,29 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/events/creator/:creatorId',
-    { schema: { params: ZCreatorIdParams, response: { 200: ZEventList } } },
+    {
+      schema: { params: ZCreatorIdParams, querystring: ZCreatorEventsQuery, response: { 200: ZEventList } },
+    },
     async (request, reply) => {
       const { creatorId } = request.params;
       // The creator sees every event of theirs, fresh; anyone else the public list, from the cache.
       if ((await claimedAccountId(request)) === creatorId) {
-        return listCreatorEvents(app.deps, await optionalAccount(request), creatorId);
+        return listCreatorEvents(app.deps, await optionalAccount(request), creatorId, request.query);
       }
-      return app.catalogue.reply(request, reply, () => listCreatorEvents(app.deps, null, creatorId));
+      return app.catalogue.reply(request, reply, () =>
+        listCreatorEvents(app.deps, null, creatorId, request.query),
+      );
     },
   );
 
   // A creator's public page lists what it offers for sale (its profile comes from creators.routes.ts).
   app.get(
     '/creators/:nickname/events',
-    { schema: { params: ZNicknameParams, response: { 200: ZEventList } } },
+    { schema: { params: ZNicknameParams, querystring: ZCreatorEventsQuery, response: { 200: ZEventList } } },
     async (request, reply) =>
-      app.catalogue.reply(request, reply, () => listCreatorUpcomingEvents(app.deps, request.params.nickname)),
+      app.catalogue.reply(request, reply, () =>
+        listCreatorUpcomingEvents(app.deps, request.params.nickname, request.query),
+      ),
   );
 
   app.get(
@@ -78,7 +96,7 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/events',
     {
-      preHandler: requireAuth('creator'),
+      preHandler: [requireAuth('creator'), eventsPerCreator],
       config: { changesCatalogue: true },
       schema: { response: { 201: ZEvent } },
     },

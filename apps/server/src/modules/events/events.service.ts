@@ -7,6 +7,7 @@ import {
   type Event,
   type EventListQuery,
   type UpdateEventRequest,
+  searchWords,
 } from '@stagedoor/shared/events';
 import { eventCalendar } from '../../calendar';
 import type { AccountRow } from '../accounts/accounts.tables';
@@ -28,6 +29,7 @@ import {
   listUpcomingEventsOf,
   updateEventChecked,
   type EventChanges,
+  type Page,
 } from './events.repo';
 import { toEvent } from './public-event';
 
@@ -48,7 +50,7 @@ export async function listEvents(deps: Pick<Deps, 'db'>, query: EventListQuery):
     deps.db,
     { limit, offset },
     {
-      words: q.split(/\s+/).filter(Boolean),
+      words: searchWords(q),
       from,
       to,
       maxPriceCents: maxPrice === undefined ? undefined : toCents(maxPrice),
@@ -58,9 +60,13 @@ export async function listEvents(deps: Pick<Deps, 'db'>, query: EventListQuery):
 }
 
 /** GET /creators/{nickname}/events: what the creator's public page offers for sale. */
-export async function listCreatorUpcomingEvents(deps: Pick<Deps, 'db'>, nickname: string): Promise<Event[]> {
+export async function listCreatorUpcomingEvents(
+  deps: Pick<Deps, 'db'>,
+  nickname: string,
+  page: Page,
+): Promise<Event[]> {
   const creator = await findCreatorByNickname(deps, nickname);
-  return (await listUpcomingEventsOf(deps.db, creator.id)).map(toEvent);
+  return (await listUpcomingEventsOf(deps.db, creator.id, page)).map(toEvent);
 }
 
 /** The stored event, whatever its state, or null: for other modules' rules (orders, live). */
@@ -95,16 +101,17 @@ export async function getEventForEditing(
 }
 
 /**
- * A creator's events: all of them for the creator (their dashboard), the active ones for anyone else.
- * An id that is not a creator's is a 404, as on the creator pages.
+ * A page of a creator's events: all of them for the creator (their dashboard), the active ones for
+ * anyone else. An id that is not a creator's is a 404, as on the creator pages.
  */
 export async function listCreatorEvents(
   deps: Pick<Deps, 'db'>,
   viewer: AccountRow | null,
   creatorId: number,
+  page: Page,
 ): Promise<Event[]> {
   const creator = await findCreatorById(deps, creatorId);
-  const rows = await listEventsOf(deps.db, creator.id, { includeInactive: viewer?.id === creator.id });
+  const rows = await listEventsOf(deps.db, creator.id, { includeInactive: viewer?.id === creator.id }, page);
   return rows.map(toEvent);
 }
 

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { getTableColumns, sql } from 'drizzle-orm';
 import { boolean, check, index, integer, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
 import { accounts } from '../accounts/accounts.tables';
 
@@ -26,6 +26,11 @@ export const events = pgTable(
     cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    // What a search (GET /events?q) looks in, folded once when written rather than on every search
+    // (stagedoor_fold, drizzle/0011_search_fold.sql: accents dropped, lower case).
+    searchText: text('search_text')
+      .notNull()
+      .generatedAlwaysAs(sql`stagedoor_fold(name || ' ' || description)`),
   },
   (table) => [
     check('events_price_cents_check', sql`${table.priceCents} >= 0`),
@@ -38,7 +43,16 @@ export const events = pgTable(
     ),
     index('events_is_active_date_index').on(table.isActive, table.date),
     index('events_creator_id_index').on(table.creatorId),
+    // Trigrams of the search text: a searched word of three letters or more is found through it.
+    index('events_search_text_index').using('gin', table.searchText.op('gin_trgm_ops')),
   ],
 );
 
-export type EventRow = typeof events.$inferSelect;
+/**
+ * Every column but the search text, which only a search reads: what every other read of an event
+ * selects (a list's page would otherwise carry each description twice).
+ */
+const { searchText: _searchText, ...eventColumnsWithoutSearch } = getTableColumns(events);
+export const eventColumns = eventColumnsWithoutSearch;
+
+export type EventRow = Omit<typeof events.$inferSelect, 'searchText'>;

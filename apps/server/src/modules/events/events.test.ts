@@ -20,6 +20,7 @@ import {
   type FormFile,
   type TestAccount,
 } from '../../../test/factories';
+import { EVENTS_PER_CREATOR } from './events.routes';
 import { pngWithMetadata, storedImageCount } from '../../../test/images';
 import { createTestApp } from '../../../test/test-app';
 
@@ -243,6 +244,19 @@ describe('POST /api/events', () => {
     expect(response.statusCode).toBe(403);
     expect(response.json<ErrorBody>().message).toBe('Only creator accounts can do this');
   });
+
+  it('lets a creator create EVENTS_PER_CREATOR.max events an hour, then answers 429', async () => {
+    const creator = await createCreator(app);
+    for (let n = 0; n < EVENTS_PER_CREATOR.max; n += 1) await createEvent(app, creator);
+    const refused = await postJson('/api/events', creator.token, eventInput());
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(3000);
+    expect(refused.json<ErrorBody>().message).toMatch(
+      /^Too many attempts\. Please try again in \d+ minutes\.$/,
+    );
+    // Another creator is not held back.
+    await createEvent(app, await createCreator(app));
+  });
 });
 
 describe('GET /api/events', () => {
@@ -274,9 +288,13 @@ describe('GET /api/events', () => {
   });
 
   it('answers 50 events by default and at most 100 on request', async () => {
-    const creator = await createCreator(app);
     const existing = (await listed('?limit=100')).length;
-    for (let n = existing; n < 101; n += 1) await createEvent(app, creator, { date: daysFromNow(20 + n) });
+    // Several creators, since one may create EVENTS_PER_CREATOR.max an hour.
+    let creator = await createCreator(app);
+    for (let n = existing; n < 101; n += 1) {
+      if (n % EVENTS_PER_CREATOR.max === 0) creator = await createCreator(app);
+      await createEvent(app, creator, { date: daysFromNow(20 + n) });
+    }
 
     expect(await listed()).toHaveLength(50);
     expect(await listed('?limit=100')).toHaveLength(100);
@@ -322,6 +340,18 @@ describe('GET /api/events/:id/calendar.ics', () => {
     expect(show?.end?.getTime()).toBe(Date.parse(event.date) + 90 * 60_000);
     expect(response.body).toContain(`URL;VALUE=URI:http://localhost:80/events/${event.id}`);
     expect((await get('/api/events/999999/calendar.ics')).statusCode).toBe(404);
+  });
+
+  it("keeps line breaks in a name or description inside their field: no line of the creator's making", async () => {
+    const creator = await createCreator(app);
+    const injected = 'Show\r\nEND:VEVENT\r\nBEGIN:VEVENT\r\nSUMMARY:Free money\nX-INJECTED:1';
+    const event = await createEvent(app, creator, { name: injected, description: injected });
+    const { body } = await get(`/api/events/${event.id}/calendar.ics`);
+    expect(body.match(/^BEGIN:VEVENT\r$/gm)).toHaveLength(1);
+    expect(body).not.toMatch(/^(X-INJECTED|SUMMARY:Free)/m);
+    const entries = Object.values(ical.sync.parseICS(body)).filter((entry) => entry?.type === 'VEVENT');
+    expect(entries).toHaveLength(1);
+    expect((entries[0] as ical.VEvent).summary).toBe(injected.replaceAll('\r\n', '\n'));
   });
 });
 
@@ -560,10 +590,10 @@ describe('GET /api/events/creator/:creatorId', () => {
     return creator;
   }
 
-  const names = async (creatorId: number, authorization?: string) => {
+  const names = async (creatorId: number, authorization?: string, query = '') => {
     const response = await api(app, {
       method: 'GET',
-      url: `/api/events/creator/${creatorId}`,
+      url: `/api/events/creator/${creatorId}${query}`,
       headers: authorization ? { authorization } : {},
     });
     expect(response.statusCode).toBe(200);
@@ -589,6 +619,24 @@ describe('GET /api/events/creator/:creatorId', () => {
     expect(await names(creator.user.id, `Bearer ${(await createCreator(app)).token}`)).toEqual(publicView);
     // A stale token on a public page is a visitor, not a 401 that would log the web app out.
     expect(await names(creator.user.id, 'Bearer not-a-token')).toEqual(publicView);
+  });
+
+  it('answers a page at a time, as GET /api/events (at most 100)', async () => {
+    const creator = await creatorWithEvents();
+    const owner = `Bearer ${creator.token}`;
+    expect(await names(creator.user.id, owner, '?limit=2')).toEqual(['Soon', 'Hidden']);
+    expect(await names(creator.user.id, owner, '?limit=2&offset=2')).toEqual(['Later', 'Last week']);
+    expect(await names(creator.user.id, undefined, '?limit=3&offset=1')).toEqual([
+      'Later',
+      'Last week',
+      'Last year',
+    ]);
+    expect(await names(creator.user.id, undefined, '?offset=4')).toEqual([]);
+    const tooMany = await get(`/api/events/creator/${creator.user.id}?limit=101`);
+    expect(tooMany.statusCode).toBe(400);
+    expect(tooMany.json<ErrorBody>().fields).toEqual({ limit: 'limit must be at most 100' });
+    const publicPage = await get(`/api/creators/${creator.user.nickname}/events?limit=1&offset=1`);
+    expect(publicPage.json<Event[]>().map((event) => event.name)).toEqual(['Later']);
   });
 
   it('answers 404 for an id that is not a creator', async () => {

@@ -1,13 +1,13 @@
-import { getTableColumns, min, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { min, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { views } from '../../db/views';
-import { events } from './events.tables';
+import { eventColumns, events } from './events.tables';
 
 /**
  * Events as other modules read them in their own queries (db/views.ts). It is named `events`, like the
  * table, so event-state.ts's conditions (sellsAt, tookPlaceBy) read it as they read the table.
  */
-export const eventsView = views.select(getTableColumns(events)).from(events).as('events');
+export const eventsView = views.select(eventColumns).from(events).as('events');
 
 // Its own name, so that `creatorId` may be a column of the caller's `events`.
 const creatorEvents = alias(events, 'creator_event');

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { ErrorBody } from '@stagedoor/shared/errors';
 import type { Event } from '@stagedoor/shared/events';
+import { EVENT_SEARCH_MAX_WORDS } from '@stagedoor/shared/limits';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   api,
@@ -12,9 +13,13 @@ import {
   type EventOverrides,
   type TestAccount,
 } from '../../../test/factories';
+import { healthDuringFlood, percentile } from '../../../test/flood';
+import { listen } from '../../../test/live-clients';
 import { createTestApp } from '../../../test/test-app';
+import { EVENTS_PER_CREATOR } from './events.routes';
 
 const app = await createTestApp();
+const baseUrl = await listen(app);
 afterAll(() => app.close());
 
 /**
@@ -178,5 +183,36 @@ describe('GET /api/events?from&to&maxPrice', () => {
       to: 'to must not be before from',
     });
     expect(await found({ from: '2030-01-01', to: '2030-01-01T00:00:00Z' })).toEqual([]);
+  });
+});
+
+describe('GET /api/events?q, as a hostile client asks it', () => {
+  it(`refuses more than ${EVENT_SEARCH_MAX_WORDS} words, with q named`, async () => {
+    const words = Array.from({ length: 50 }, (_, n) => String.fromCharCode(97 + (n % 26))).join(' ');
+    expect(await refused({ q: words })).toEqual({ q: `q must have at most ${EVENT_SEARCH_MAX_WORDS} words` });
+    expect(await found({ q: words.slice(0, 2 * EVENT_SEARCH_MAX_WORDS - 1) })).toBeInstanceOf(Array);
+  });
+
+  it('answers the costliest search it takes within a second, and health meanwhile', async () => {
+    let creator = await createCreator(app);
+    // 100 events with the longest descriptions, every one of them matched by each word's first letters.
+    const description = 'abcdefgh '.repeat(555).slice(0, 5000);
+    for (let n = 0; n < 100; n += 1) {
+      if (n % EVENTS_PER_CREATOR.max === 0) creator = await createCreator(app);
+      await createEvents(creator, [{ name: `Long ${n}`, description }]);
+    }
+    // Eight one-letter words, none of them found together, each search distinct (none from the cache).
+    const costliest = 'a b c d e f g z';
+    const { statuses, healthMs } = await healthDuringFlood(
+      baseUrl,
+      { method: 'GET', path: `/api/events?q=${encodeURIComponent(costliest)}&offset={n}` },
+      { clients: 2 },
+    );
+    // Before the stored search text, one such search over these events held PGlite for seconds.
+    expect(percentile(healthMs, 0.5)).toBeLessThan(500);
+    expect(Object.keys(statuses)).toEqual(['200']);
+    const startedAt = performance.now();
+    await getOk(app, search({ q: costliest, offset: '1000000' }));
+    expect(performance.now() - startedAt).toBeLessThan(1000);
   });
 });

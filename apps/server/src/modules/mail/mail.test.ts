@@ -3,7 +3,8 @@ import path from 'node:path';
 import type { AuthResponse } from '@stagedoor/shared/accounts';
 import { eq } from 'drizzle-orm';
 import ical from 'node-ical';
-import { afterAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import type { ErrorBody } from '@stagedoor/shared/errors';
+import { afterAll, beforeEach, describe, expect, inject, it, vi } from 'vitest';
 import {
   api,
   authHeader,
@@ -13,6 +14,7 @@ import {
   createUser,
   type TestAccount,
 } from '../../../test/factories';
+import { percentile } from '../../../test/flood';
 import { startSmtpServer } from '../../../test/smtp-server';
 import { createTestApp, sameDeploymentAs } from '../../../test/test-app';
 import type { App } from '../../app';
@@ -255,10 +257,30 @@ describe('two workers at once', () => {
 });
 
 describe('forgotten password', () => {
-  const forgot = (email: string) =>
-    api(app, { method: 'POST', url: '/api/auth/forgot-password', payload: { email } });
+  const forgot = (email: string, on: App = app) =>
+    api(on, { method: 'POST', url: '/api/auth/forgot-password', payload: { email } });
   const reset = (token: string, password: string) =>
     api(app, { method: 'POST', url: '/api/auth/reset-password', payload: { token, password } });
+  const INVALID_LINK = { token: 'This reset link is invalid or has expired. Ask for a new one.' };
+
+  /**
+   * The token of the reset link mailed to `fan` after `earlier` links: the request is answered before
+   * the link is made, so the mail is awaited.
+   */
+  async function nextResetLink(fan: TestAccount, earlier = 0): Promise<string> {
+    let links: string[] = [];
+    await vi.waitFor(
+      async () => {
+        await runMail(app.deps, new Date());
+        links = sentTo(fan)
+          .filter((message) => message.subject === 'Reset your Stagedoor password')
+          .map((message) => /reset-password\?token=([\w-]+)/.exec(message.text ?? '')?.[1] ?? '');
+        expect(links.length).toBeGreaterThan(earlier);
+      },
+      { timeout: 30_000, interval: 50 },
+    );
+    return links[earlier] ?? '';
+  }
 
   it('mails a single-use link that sets a new password and signs every older session out', async () => {
     const fan = await createUser(app);
@@ -269,9 +291,7 @@ describe('forgotten password', () => {
         message: 'If an account has this email, a link to choose a new password is on its way.',
       });
     }
-    await runMail(app.deps, new Date());
-    const mail = sentTo(fan).find((message) => message.subject === 'Reset your Stagedoor password');
-    const token = /reset-password\?token=([\w-]+)/.exec(mail?.text ?? '')?.[1] ?? '';
+    const token = await nextResetLink(fan);
     expect(token).not.toBe('');
     // The link is not kept once it is sent.
     const [row] = await app.deps.db.select().from(outbox).where(eq(outbox.kind, 'password-reset'));
@@ -288,9 +308,7 @@ describe('forgotten password', () => {
     expect(old.json<{ valid: boolean }>().valid).toBe(false);
     const again = await reset(token, 'yet-another-password');
     expect(again.statusCode).toBe(400);
-    expect(again.json<{ fields: Record<string, string> }>().fields).toEqual({
-      token: 'This reset link is invalid or has expired. Ask for a new one.',
-    });
+    expect(again.json<{ fields: Record<string, string> }>().fields).toEqual(INVALID_LINK);
     const login = await api(app, {
       method: 'POST',
       url: '/api/auth/login/user',
@@ -302,9 +320,7 @@ describe('forgotten password', () => {
   it('refuses an expired link, and limits the links one address gets', async () => {
     const fan = await createUser(app);
     await forgot(fan.email);
-    await runMail(app.deps, new Date());
-    const mail = sentTo(fan).find((message) => message.subject === 'Reset your Stagedoor password');
-    const token = /reset-password\?token=([\w-]+)/.exec(mail?.text ?? '')?.[1] ?? '';
+    const token = await nextResetLink(fan);
     await app.deps.db
       .update(passwordResets)
       .set({ expiresAt: new Date(Date.now() - 1000) })
@@ -314,5 +330,62 @@ describe('forgotten password', () => {
     expect((await forgot(fan.email)).statusCode).toBe(202);
     expect((await forgot(fan.email)).statusCode).toBe(202);
     expect((await forgot(fan.email)).statusCode).toBe(429);
+  });
+
+  it('lets only the newest link work: an older one is refused once a newer one was sent', async () => {
+    const fan = await createUser(app);
+    await forgot(fan.email);
+    const first = await nextResetLink(fan);
+    await forgot(fan.email);
+    const second = await nextResetLink(fan, 1);
+    expect((await reset(first, 'a-brand-new-password')).json<ErrorBody>().fields).toEqual(INVALID_LINK);
+    expect((await reset(second, 'a-brand-new-password')).statusCode).toBe(200);
+  });
+
+  it('refuses every link once the password changed, by the Profile form or another link', async () => {
+    const fan = await createUser(app);
+    await forgot(fan.email);
+    const link = await nextResetLink(fan);
+    const changed = await api(app, {
+      method: 'POST',
+      url: '/api/auth/change-password',
+      headers: authHeader(fan.token),
+      payload: { currentPassword: fan.password, newPassword: 'changed-in-the-profile' },
+    });
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect((await reset(link, 'a-brand-new-password')).json<ErrorBody>().fields).toEqual(INVALID_LINK);
+
+    // Two requests at once: one link works, whichever it is, and after it was used, neither.
+    const other = await createUser(app);
+    await Promise.all([forgot(other.email), forgot(other.email)]);
+    await nextResetLink(other, 1);
+    const links = sentTo(other)
+      .filter((message) => message.subject === 'Reset your Stagedoor password')
+      .map((message) => /reset-password\?token=([\w-]+)/.exec(message.text ?? '')?.[1] ?? '');
+    const answers = [];
+    for (const token of links) answers.push((await reset(token, 'a-brand-new-password')).statusCode);
+    expect(answers.sort()).toEqual([200, 400]);
+  });
+
+  it("answers an account's email in about the time of an unknown one", async () => {
+    const timed = await createTestApp({ ...MAIL_ENV, AUTH_RATE_LIMIT_PER_MINUTE: '1000' });
+    try {
+      const fans = await Promise.all(Array.from({ length: 20 }, () => createUser(timed)));
+      const known: number[] = [];
+      const unknown: number[] = [];
+      const time = async (email: string, into: number[]) => {
+        const startedAt = performance.now();
+        expect((await forgot(email, timed)).statusCode).toBe(202);
+        into.push(performance.now() - startedAt);
+      };
+      for (const [n, fan] of fans.entries()) {
+        await time(fan.email, known);
+        await time(`nobody-${n}@example.test`, unknown);
+      }
+      // Before, an account's email took about four times as long (a link written and mail queued).
+      expect(percentile(known, 0.5) / percentile(unknown, 0.5)).toBeLessThan(2);
+    } finally {
+      await timed.close();
+    }
   });
 });

@@ -1,3 +1,4 @@
+import { stringify } from 'csv-stringify/sync';
 import { fromCents } from '@stagedoor/shared/events';
 import type { Earnings, EventEarnings, Payout } from '@stagedoor/shared/money';
 import { and, desc, eq, inArray, sql, sum, type SQL } from 'drizzle-orm';
@@ -109,7 +110,7 @@ async function eventEarnings(deps: Pick<Deps, 'db'>, creatorId: number): Promise
   }));
 }
 
-const CSV_COLUMNS: (keyof EventEarnings)[] = [
+const CSV_COLUMNS: (keyof EventEarnings & string)[] = [
   'eventId',
   'name',
   'date',
@@ -123,22 +124,25 @@ const CSV_COLUMNS: (keyof EventEarnings)[] = [
   'net',
 ];
 
-/** GET /earnings.csv: the per-event table, for a spreadsheet. */
+/**
+ * GET /earnings.csv: the per-event table, for a spreadsheet, written by csv-stringify: RFC 4180 quoting,
+ * and also every field holding `;` (the separator of spreadsheets in many locales). Text a spreadsheet
+ * would run as a formula (`=`, `+`, `-`, `@`, tab or carriage return first) is prefixed with a quote
+ * mark, so an event name cannot smuggle one into the creator's spreadsheet.
+ */
 export async function earningsCsv(deps: Pick<Deps, 'db'>, creator: AccountRow): Promise<string> {
   const rows = await eventEarnings(deps, creator.id);
-  const lines = [CSV_COLUMNS, ...rows.map((row) => CSV_COLUMNS.map((column) => row[column]))];
-  return `${lines.map((line) => line.map(csvCell).join(',')).join('\r\n')}\r\n`;
-}
-
-/**
- * RFC 4180 quoting; text a spreadsheet would run as a formula (`=`, `+`, `-`, `@` first) is prefixed
- * with a quote mark, so an event name cannot smuggle one into the creator's spreadsheet.
- */
-function csvCell(value: string | number | boolean): string {
-  if (typeof value !== 'string')
-    return typeof value === 'number' ? value.toFixed(2).replace(/\.00$/, '') : String(value);
-  const text = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+  return stringify(rows, {
+    header: true,
+    columns: CSV_COLUMNS,
+    record_delimiter: 'windows',
+    quoted_match: ';',
+    escape_formulas: true,
+    cast: {
+      boolean: String,
+      number: (value) => value.toFixed(2).replace(/\.00$/, ''),
+    },
+  });
 }
 
 /** GET /payouts: the creator's payouts, newest first. */

@@ -295,6 +295,8 @@ describe('earnings, payouts and the CSV', () => {
       event: { name: '=HYPERLINK("x"), "live"', price: 10 },
       sales: [2],
     });
+    // Quoted too: many locales' spreadsheets split fields at a semicolon.
+    const earlier = await createEvent(app, creator, { name: 'Rock; Jazz', date: daysFromNow(0.5) });
     const response = await api(app, {
       method: 'GET',
       url: '/api/earnings.csv',
@@ -305,6 +307,7 @@ describe('earnings, payouts and the CSV', () => {
     expect(response.body.split('\r\n')).toEqual([
       'eventId,name,date,cancelled,ticketsSold,gross,platformFee,processorFee,refunded,penalty,net',
       `${event.id},"'=HYPERLINK(""x""), ""live""",${event.date},false,2,20,2,0,0,0,18`,
+      `${earlier.id},"Rock; Jazz",${earlier.date},false,0,0,0,0,0,0,0`,
       '',
     ]);
   });

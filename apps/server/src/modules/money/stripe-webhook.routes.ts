@@ -33,16 +33,24 @@ export const stripeWebhookRoutes: FastifyPluginAsyncZod = async (app) => {
   const stripe = createStripeWebhooks(config.stripe);
 
   // Stripe signs the bytes it sent, so this plugin (and only it) keeps JSON bodies raw.
+  app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => {
     done(null, body);
   });
 
-  app.post('/payments/stripe/webhook', { schema: { response: { 200: ZReceived } } }, async (request) => {
-    const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-    const event = stripe.verify(rawBody, request.headers['stripe-signature']);
-    await applyStripeEvent({ db: app.deps.db, payments, log: request.log }, stripe, event, new Date());
-    return { received: true as const };
-  });
+  // Stripe does not bound an event's size; a megabyte holds any checkout session it sends. Nothing parses
+  // the body before its signature is checked.
+  const bodyLimit = 1024 * 1024;
+  app.post(
+    '/payments/stripe/webhook',
+    { bodyLimit, schema: { response: { 200: ZReceived } } },
+    async (request) => {
+      const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+      const event = stripe.verify(rawBody, request.headers['stripe-signature']);
+      await applyStripeEvent({ db: app.deps.db, payments, log: request.log }, stripe, event, new Date());
+      return { received: true as const };
+    },
+  );
 };
 
 interface WebhookDeps extends Pick<Deps, 'db'> {

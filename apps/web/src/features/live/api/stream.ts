@@ -20,14 +20,20 @@ export function useCreatorPortrait(creatorId: number) {
 }
 
 /**
- * GET /live/config: the ICE servers peer connections use (with TURN credentials of this account) and
- * whether shows go peer to peer or through the media server. Loaded once per page: the credentials
- * outlive a show (TURN_TTL_S).
+ * How often the stream page asks for its ICE servers again: TURN credentials open new relays for
+ * TURN_TTL_S (at least 5 minutes), so each connection the page opens has some of unexpired ones.
  */
-export function useLiveConfig() {
+const LIVE_CONFIG_REFRESH_MS = 4 * 60_000;
+
+/**
+ * GET /live/config?eventId: the ICE servers peer connections use (with TURN credentials of this account,
+ * when it may relay this show) and whether shows go peer to peer or through the media server.
+ */
+export function useLiveConfig(eventId: number) {
   return useQuery({
-    queryKey: queryKeys.live.config,
-    queryFn: ({ signal }) => api.get('/live/config', { schema: ZLiveConfig, signal }),
-    staleTime: Infinity,
+    queryKey: queryKeys.live.config(eventId),
+    queryFn: ({ signal }) => api.get(`/live/config?eventId=${eventId}`, { schema: ZLiveConfig, signal }),
+    staleTime: LIVE_CONFIG_REFRESH_MS,
+    refetchInterval: LIVE_CONFIG_REFRESH_MS,
   });
 }

@@ -45,9 +45,12 @@ export function useBroadcaster({ socket, isConnected, eventId, userId, iceServer
   const [isSwitching, setIsSwitching] = useState(false);
   const peersRef = useRef<BroadcasterPeers | null>(null);
   const isLiveRef = useRef(isLive);
+  // Fresh TURN credentials arrive every few minutes: new connections take them, open ones are kept.
+  const iceServersRef = useRef(iceServers);
 
   useEffect(() => {
     isLiveRef.current = isLive;
+    iceServersRef.current = iceServers;
   });
 
   // Leaving the page releases the camera and the screen.
@@ -57,7 +60,7 @@ export function useBroadcaster({ socket, isConnected, eventId, userId, iceServer
   useEffect(() => {
     if (!socket) return;
     const current = new BroadcasterPeers({
-      iceServers,
+      iceServers: () => iceServersRef.current,
       sendOffer: (targetId, offer) => socket.emit('offer', { targetId, offer }),
       sendCandidate: (targetId, candidate) => socket.emit('ice-candidate', { targetId, candidate }),
       // The media server's connection broke while live: publish again.
@@ -105,7 +108,7 @@ export function useBroadcaster({ socket, isConnected, eventId, userId, iceServer
       current.closeAll();
       peersRef.current = null;
     };
-  }, [socket, iceServers, media, eventId]);
+  }, [socket, media, eventId]);
 
   /** Takes the stream as this socket's: the server confirms, then the viewers (or Janus) get offers. */
   const goLive = async (): Promise<boolean> => {

@@ -7,7 +7,7 @@ import {
   type StreamEndReason,
   type StreamLayout,
 } from '@stagedoor/shared/live';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { listen, type LiveSocket } from '../../../lib/socket';
 import { NO_PICTURE, ViewerPeer, type ViewerPicture } from '../lib/viewer-peer';
 
@@ -48,6 +48,11 @@ export function useViewerStream({ socket, isConnected, eventId, userId, iceServe
   const [viewerCount, setViewerCount] = useState(0);
   /** Bumped by "Try again" after a refusal, which runs the effect again. */
   const [attempt, setAttempt] = useState(0);
+  // Fresh TURN credentials arrive every few minutes: the next connection takes them, the open one stays.
+  const iceServersRef = useRef(iceServers);
+  useEffect(() => {
+    iceServersRef.current = iceServers;
+  });
 
   useEffect(() => {
     if (!socket || !isConnected) return;
@@ -113,7 +118,7 @@ export function useViewerStream({ socket, isConnected, eventId, userId, iceServe
       clearTimeout(retryTimer);
       incoming?.close();
       const next: ViewerPeer = new ViewerPeer({
-        iceServers,
+        iceServers: iceServersRef.current,
         broadcasterId: from,
         sendCandidate: (candidate) => socket.emit('ice-candidate', { targetId: from, candidate }),
         onPicture: (received) => {
@@ -193,7 +198,7 @@ export function useViewerStream({ socket, isConnected, eventId, userId, iceServe
       setStatus({ phase: 'connecting' });
       stopListening();
     };
-  }, [socket, isConnected, eventId, userId, iceServers, attempt]);
+  }, [socket, isConnected, eventId, userId, attempt]);
 
   return {
     status,

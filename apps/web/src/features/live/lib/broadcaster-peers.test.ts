@@ -12,7 +12,7 @@ function setup() {
   const sendCandidate = vi.fn();
   const onFailed = vi.fn();
   const peers = new BroadcasterPeers({
-    iceServers: [{ urls: 'stun:stun.example.org' }],
+    iceServers: () => [{ urls: 'stun:stun.example.org' }],
     sendOffer,
     sendCandidate,
     onFailed,

@@ -11,7 +11,8 @@ type Peer = {
 };
 
 type BroadcasterPeersOptions = {
-  iceServers: RTCIceServer[];
+  /** The ICE servers a new connection is made with: read each time, since TURN credentials expire. */
+  iceServers: () => RTCIceServer[];
   sendOffer: (peerId: string, offer: SessionDescription) => void;
   sendCandidate: (peerId: string, candidate: IceCandidate) => void;
   /** A peer's connection failed for good (it has been dropped). */
@@ -42,7 +43,7 @@ export class BroadcasterPeers {
   async connect(peerId: string): Promise<void> {
     // A viewer who rejoins on the same socket, or a new publication to the media server, starts over.
     this.disconnect(peerId);
-    const connection = this.createPeerConnection({ iceServers: this.options.iceServers });
+    const connection = this.createPeerConnection({ iceServers: this.options.iceServers() });
     const sendonly: RTCRtpTransceiverInit = { direction: 'sendonly' };
     const senders: Senders = {
       main: connection.addTransceiver(this.layout.main ?? 'video', sendonly).sender,

@@ -175,7 +175,10 @@ describe('event stream page', () => {
 
     expect(await screen.findByRole('region', { name: 'Stream' })).toBeInTheDocument();
     expect(screen.queryByText('The stream settings could not be loaded.')).not.toBeInTheDocument();
-    expect(calls.filter(({ method, path }) => method === 'GET' && path === '/live/config')).toHaveLength(2);
+    const configCalls = calls.filter(({ method, path }) => method === 'GET' && path === '/live/config');
+    expect(configCalls).toHaveLength(2);
+    // For this show: TURN credentials are given only for a show the account may relay now.
+    expect(configCalls.map(({ query }) => query.get('eventId'))).toEqual(['4', '4']);
   });
 
   it('shows a page of its own when the event cannot be loaded', async () => {

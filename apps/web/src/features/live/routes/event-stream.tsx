@@ -44,7 +44,7 @@ function EventStream({ id }: { id: string }) {
 function LiveEvent({ event }: { event: Event }) {
   const user = useCurrentUser();
   const { socket, connection } = useLiveSocket();
-  const config = useLiveConfig();
+  const config = useLiveConfig(event.id);
   const isConnected = connection.status === 'connected';
   // Only the event's own creator broadcasts (spec §6); anyone else, creators included, watches.
   const isBroadcaster = user.id === event.creatorId;

@@ -1,18 +1,22 @@
 import type { FastifyBaseLogger } from 'fastify';
 
 /**
- * Keeps the promises of work started by socket events and timers, so closing the app can wait for them
- * before it closes the database and Redis under them. A failure is logged: nobody else awaits them.
+ * Keeps the promises of work nobody awaits (started by socket events, timers, or after a request was
+ * answered), so closing the app can wait for them before it closes the database and Redis under them.
+ * A failure is logged under `what`: nobody else awaits them.
  */
 export class TaskTracker {
   private readonly running = new Set<Promise<void>>();
 
-  constructor(private readonly log: FastifyBaseLogger) {}
+  constructor(
+    private readonly log: FastifyBaseLogger,
+    private readonly what: string,
+  ) {}
 
   track(task: Promise<unknown>): void {
     const tracked = task.then(
       () => undefined,
-      (error: unknown) => this.log.error({ err: error }, 'live: background work failed'),
+      (error: unknown) => this.log.error({ err: error }, `${this.what}: background work failed`),
     );
     this.running.add(tracked);
     void tracked.finally(() => this.running.delete(tracked));

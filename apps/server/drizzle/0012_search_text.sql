@@ -1,0 +1,2 @@
+ALTER TABLE "events" ADD COLUMN "search_text" text GENERATED ALWAYS AS (stagedoor_fold(name || ' ' || description)) STORED NOT NULL;--> statement-breakpoint
+CREATE INDEX "events_search_text_index" ON "events" USING gin ("search_text" gin_trgm_ops);
