@@ -37,7 +37,7 @@ export default defineConfig({
     environment: 'jsdom',
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['src/test/setup.ts'],
-    // Waits (findBy…, waitFor) run up to 10 s on a loaded machine (src/test/setup.ts).
+    // Waits (findBy…, waitFor) run up to 10 s on a loaded machine (src/test/waits.ts).
     testTimeout: 30_000,
   },
 });

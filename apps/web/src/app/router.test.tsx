@@ -1,6 +1,6 @@
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { aCreator, aPublicCreator, anEvent, aUser, signedInAs, stubApi } from '../test/api-stub';
+import { aCreator, aPublicCreator, anEvent, aUser, heldReply, signedInAs, stubApi } from '../test/api-stub';
 import { renderApp } from '../test/render-app';
 
 describe('routes', () => {
@@ -92,17 +92,14 @@ describe('document titles', () => {
 
 describe('session start', () => {
   it('holds every route until verify-token has answered', async () => {
-    let answer: (reply: { body: unknown }) => void = () => {};
-    stubApi({
-      ...signedInAs(aUser()),
-      'GET /auth/verify-token': () => new Promise((resolve) => (answer = resolve)),
-    });
+    const verification = heldReply();
+    stubApi({ ...signedInAs(aUser()), 'GET /auth/verify-token': verification.handler });
     renderApp('/');
 
     expect(screen.getByRole('status')).toHaveTextContent('Checking your session');
     expect(screen.queryByRole('heading', { name: 'Go Live, Get Paid' })).not.toBeInTheDocument();
 
-    answer({ body: { valid: true, user: aUser() } });
+    verification.send({ body: { valid: true, user: aUser() } });
 
     expect(await screen.findByRole('heading', { name: 'Go Live, Get Paid' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Ada' })).toBeInTheDocument();

@@ -12,7 +12,8 @@ export const queryKeys = {
       ['events', 'upcoming', pageSize, search] as const,
     detail: (id: string) => ['events', 'detail', id] as const,
     forEditing: (id: string) => ['events', 'editing', id] as const,
-    byCreator: (creatorId: number | string) => ['events', 'creator', String(creatorId)] as const,
+    byCreator: (creatorId: number | string, pageSize: number) =>
+      ['events', 'creator', String(creatorId), pageSize] as const,
     byNickname: (nickname: string) => ['events', 'nickname', nickname] as const,
     creatorStats: (creatorId: number) => ['events', 'creator-stats', creatorId] as const,
   },

@@ -1,9 +1,10 @@
 import { ZEvent, ZEventList } from '@stagedoor/shared/events';
 import { ZEarnings } from '@stagedoor/shared/money';
 import { ZOrderList, ZOrderSummary } from '@stagedoor/shared/orders';
-import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
+import { PAGE_DEFAULT } from '@stagedoor/shared/limits';
+import { queryOptions } from '@tanstack/react-query';
 import { api } from './api-client';
-import { nextOffset, pageParams } from './paging';
+import { pagedListQuery } from './paging';
 import { queryKeys } from './query-keys';
 
 /*
@@ -20,12 +21,24 @@ export function eventQuery(id: string) {
   });
 }
 
-/** GET /events/creator/{id}: My Events, the creator dashboard's count and the simple creator view. */
+/**
+ * A creator's events come this many at a time: the API's own page, so the simple creator view, which
+ * shows the first page only, shows what it showed before the list was paged.
+ */
+export const CREATOR_EVENTS_PAGE_SIZE = PAGE_DEFAULT;
+
+/**
+ * GET /events/creator/{id}, the creator's events (the inactive ones too for the creator), those still to
+ * come first, soonest first, then the past ones, most recent first; a page at a time. My Events shows
+ * every page as the user scrolls, the creator dashboard reads them up to the first past event to count
+ * the upcoming ones, the simple creator view shows the first.
+ */
 export function creatorEventsQuery(creatorId: number | string) {
-  return queryOptions({
-    queryKey: queryKeys.events.byCreator(creatorId),
-    queryFn: ({ signal }) =>
-      api.get(`/events/creator/${encodeURIComponent(String(creatorId))}`, { schema: ZEventList, signal }),
+  const path = `/events/creator/${encodeURIComponent(String(creatorId))}`;
+  return pagedListQuery({
+    queryKey: queryKeys.events.byCreator(creatorId, CREATOR_EVENTS_PAGE_SIZE),
+    pageSize: CREATOR_EVENTS_PAGE_SIZE,
+    readPage: (page, signal) => api.get(`${path}?${page.toString()}`, { schema: ZEventList, signal }),
   });
 }
 
@@ -42,16 +55,10 @@ export const ORDERS_PAGE_SIZE = 24;
 
 /** GET /orders, the signed-in account's orders, newest first, a page at a time: My Tickets. */
 export function myOrdersQuery(accountId: number) {
-  return infiniteQueryOptions({
+  return pagedListQuery({
     queryKey: queryKeys.orders.mine(accountId, ORDERS_PAGE_SIZE),
-    queryFn: ({ pageParam, signal }) =>
-      api.get(`/orders?${pageParams(ORDERS_PAGE_SIZE, pageParam).toString()}`, {
-        schema: ZOrderList,
-        signal,
-      }),
-    initialPageParam: 0,
-    getNextPageParam: nextOffset(ORDERS_PAGE_SIZE),
-    select: (data) => data.pages.flat(),
+    pageSize: ORDERS_PAGE_SIZE,
+    readPage: (page, signal) => api.get(`/orders?${page.toString()}`, { schema: ZOrderList, signal }),
   });
 }
 

@@ -1,6 +1,7 @@
 import type { SessionUser } from '@stagedoor/shared/accounts';
 import type { PublicCreator } from '@stagedoor/shared/creators';
 import type { Event } from '@stagedoor/shared/events';
+import { PAGE_DEFAULT } from '@stagedoor/shared/limits';
 import type { Order } from '@stagedoor/shared/orders';
 import { vi } from 'vitest';
 
@@ -56,6 +57,28 @@ export function stubApi(handlers: Record<string, Handler>): ApiCall[] {
     }),
   );
   return calls;
+}
+
+/**
+ * An answer the test sends when it chooses, with `send`: the page may have asked already or ask later
+ * (an answer kept in the handler's call would be lost if the test sent it before the page asked).
+ */
+export function heldReply(): { handler: Handler; send: (reply: Reply) => void } {
+  let send: (reply: Reply) => void = () => {};
+  const reply = new Promise<Reply>((resolve) => (send = resolve));
+  return { handler: () => reply, send };
+}
+
+/**
+ * A list the API serves a page at a time, as the server does: `limit` rows (50 unless asked) after the
+ * first `offset` of `rows`, which are in the order the endpoint lists them.
+ */
+export function pagesOf(rows: readonly unknown[]): Handler {
+  return ({ query }) => {
+    const limit = Number(query.get('limit') ?? PAGE_DEFAULT);
+    const offset = Number(query.get('offset') ?? 0);
+    return { body: rows.slice(offset, offset + limit) };
+  };
 }
 
 export function aUser(overrides: Partial<SessionUser> = {}): SessionUser {

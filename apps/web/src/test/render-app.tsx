@@ -1,6 +1,7 @@
 import { render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, useLocation, type Location } from 'react-router';
+import { vi } from 'vitest';
 import { AppProvider } from '../app/provider';
 import { AppRoutes } from '../app/router';
 
@@ -11,7 +12,8 @@ export function renderApp(path: string) {
     current.location = useLocation();
     return null;
   }
-  const user = userEvent.setup();
+  // user-event waits between the steps of an action on a setTimeout, which fake timers must fire.
+  const user = userEvent.setup({ advanceTimers: (ms) => vi.isFakeTimers() && vi.advanceTimersByTime(ms) });
   const view = render(
     <MemoryRouter initialEntries={[path]} useTransitions={false}>
       <AppProvider>

@@ -1,13 +1,11 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup, configure } from '@testing-library/react';
+import { cleanup } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
-
-// A screen's first render loads its code-split chunk: on a loaded machine that takes more than the
-// library's default second. findBy… and waitFor wait for what the user would see, up to this long.
-configure({ asyncUtilTimeout: 10_000 });
+// How long findBy… and waitFor wait for what the user would see: one setting, in waits.ts.
+import './waits';
 
 // jsdom implements neither scrolling, object URLs, ResizeObserver nor IntersectionObserver; the app and
-// Headless UI use them. A test that needs an observer to report replaces it (see the event list test).
+// Headless UI use them. A test that needs an observer to report replaces it (intersection-observer.ts).
 window.scrollTo = vi.fn();
 Element.prototype.scrollIntoView = vi.fn();
 URL.createObjectURL = vi.fn(() => 'blob:preview');
@@ -32,6 +30,8 @@ globalThis.IntersectionObserver = class {
 
 afterEach(() => {
   cleanup();
+  // A test that faked or held the clock (waits.ts) leaves the next one the real clock.
+  vi.useRealTimers();
   localStorage.clear();
   sessionStorage.clear();
   vi.unstubAllGlobals();

@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { aCreator, aUser, stubApi } from '../../../test/api-stub';
 import { renderApp } from '../../../test/render-app';
@@ -35,7 +35,7 @@ describe.each([
     await user.type(screen.getByLabelText('Password'), 'correct-horse');
     await user.click(screen.getByRole('button', { name: 'Create' }));
 
-    await vi.waitFor(() => expect(localStorage.getItem('token')).toBe('signed-in'));
+    await waitFor(() => expect(localStorage.getItem('token')).toBe('signed-in'));
     expect(calls.find(({ path }) => path === `/auth/register/${role}`)?.body).toEqual({
       firstName: 'Ada',
       lastName: 'Lovelace',

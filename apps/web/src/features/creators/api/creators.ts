@@ -1,6 +1,6 @@
 import { ZPublicCreator, ZPublicUser } from '@stagedoor/shared/creators';
 import { ZEventList } from '@stagedoor/shared/events';
-import { useQuery } from '@tanstack/react-query';
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
 import { creatorEventsQuery } from '../../../lib/reads';
@@ -28,14 +28,14 @@ export function useCreatorEventsByNickname(nickname: string) {
 
 /**
  * The simple creator view's two reads, made in parallel (spec §7): GET /users/{id} and
- * GET /events/creator/{id}. Either failing fails the view.
+ * GET /events/creator/{id}, of which the view shows the first page. Either failing fails the view.
  */
 export function useSimpleCreatorView(id: string) {
   const user = useQuery({
     queryKey: queryKeys.users.detail(id),
     queryFn: ({ signal }) => api.get(`/users/${encodeURIComponent(id)}`, { schema: ZPublicUser, signal }),
   });
-  const events = useQuery(creatorEventsQuery(id));
+  const events = useInfiniteQuery({ ...creatorEventsQuery(id), select: ({ pages }) => pages[0] ?? [] });
   return {
     isPending: user.isPending || events.isPending,
     isError: user.isError || events.isError,

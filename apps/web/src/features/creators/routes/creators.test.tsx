@@ -1,5 +1,6 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { CREATOR_EVENTS_PAGE_SIZE } from '../../../lib/reads';
 import { aCreator, anEvent, aPublicCreator, aUser, signedInAs, stubApi } from '../../../test/api-stub';
 import { renderApp } from '../../../test/render-app';
 
@@ -132,6 +133,10 @@ describe('simple creator view', () => {
     expect(within(card).getByText('Max Tickets').nextSibling).toHaveTextContent('40');
     expect(within(card).getByText('Date').nextSibling).toHaveTextContent('2030');
     expect(calls.map(({ path }) => path).sort()).toEqual(['/events/creator/3', '/users/3']);
+    // The creator's first page of events, the API's own.
+    expect(calls.find(({ path }) => path === '/events/creator/3')?.query.toString()).toBe(
+      `limit=${CREATOR_EVENTS_PAGE_SIZE}&offset=0`,
+    );
   });
 
   it("says 'Failed to load creator profile' when either read fails, and asks again for it on 'Try again'", async () => {

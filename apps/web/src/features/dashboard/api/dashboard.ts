@@ -1,6 +1,7 @@
 import type { SessionUser } from '@stagedoor/shared/accounts';
 import { ZCreatorStats } from '@stagedoor/shared/events';
-import { useQuery } from '@tanstack/react-query';
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { api } from '../../../lib/api-client';
 import { isInFuture } from '../../../lib/dates';
 import { creatorEventsQuery, orderSummaryQuery } from '../../../lib/reads';
@@ -28,13 +29,7 @@ export function useCreatorStats(user: SessionUser) {
     queryFn: ({ signal }) => api.get('/events/creator/stats', { schema: ZCreatorStats, signal }),
     enabled: isCreator,
   });
-  // The same read as My Events, so the two screens share one cached copy.
-  const upcoming = useQuery({
-    ...creatorEventsQuery(user.id),
-    // A cancelled show is not coming, though it stays on My Events.
-    select: (events) => events.filter((event) => isInFuture(event.date) && !event.cancelledAt).length,
-    enabled: isCreator,
-  });
+  const upcoming = useUpcomingEventCount(user.id, isCreator);
 
   const figures: CreatorFigures | null = !isCreator
     ? NO_FIGURES
@@ -54,6 +49,33 @@ export function useCreatorStats(user: SessionUser) {
       for (const query of [stats, upcoming]) if (query.isError) void query.refetch();
     },
   };
+}
+
+/**
+ * How many of the creator's events are still to come; undefined until counted. The stats do not say,
+ * so it comes from the same paged read as My Events (the two screens share one cached copy). The events
+ * to come are listed first: the pages up to the first past event hold them all, usually the first page
+ * alone, and no more are read.
+ */
+function useUpcomingEventCount(creatorId: number, enabled: boolean) {
+  const events = useInfiniteQuery({
+    ...creatorEventsQuery(creatorId),
+    select: ({ pages }) => {
+      const loaded = pages.flat();
+      return {
+        // A cancelled show is not coming, though it stays on My Events.
+        upcoming: loaded.filter((event) => isInFuture(event.date) && !event.cancelledAt).length,
+        reachesPast: loaded.some((event) => !isInFuture(event.date)),
+      };
+    },
+    enabled,
+  });
+  const { data, hasNextPage, isFetchingNextPage, isError, isFetching, fetchNextPage, refetch } = events;
+  const isCounting = data !== undefined && !data.reachesPast && hasNextPage;
+  useEffect(() => {
+    if (isCounting && !isFetchingNextPage && !isError) void fetchNextPage();
+  }, [isCounting, isFetchingNextPage, isError, fetchNextPage]);
+  return { data: data && !isCounting ? data.upcoming : undefined, isError, isFetching, refetch };
 }
 
 /** The account's orders, counted (spec §2); under the orders prefix, so a purchase updates it. */

@@ -1,6 +1,16 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { aCreator, anEvent, aUser, daysFromNow, signedInAs, stubApi } from '../../../test/api-stub';
+import { CREATOR_EVENTS_PAGE_SIZE } from '../../../lib/reads';
+import {
+  aCreator,
+  anEvent,
+  aUser,
+  daysFromNow,
+  heldReply,
+  pagesOf,
+  signedInAs,
+  stubApi,
+} from '../../../test/api-stub';
 import { renderApp } from '../../../test/render-app';
 
 function card(label: string) {
@@ -25,18 +35,15 @@ describe('user dashboard', () => {
   });
 
   it('shows a placeholder, not a zero, while the orders load', async () => {
-    let answer: (reply: { body: unknown }) => void = () => {};
-    stubApi({
-      ...signedInAs(aUser()),
-      'GET /orders/summary': () => new Promise((resolve) => (answer = resolve)),
-    });
+    const summary = heldReply();
+    stubApi({ ...signedInAs(aUser()), 'GET /orders/summary': summary.handler });
     renderApp('/user/dashboard');
 
     const tickets = await screen.findByRole('link', { name: /My Tickets/ });
     expect(tickets).toHaveTextContent('Loading');
     expect(tickets).not.toHaveTextContent('0');
 
-    answer({ body: { orders: 0, tickets: 0 } });
+    summary.send({ body: { orders: 0, tickets: 0 } });
     expect(await screen.findByRole('link', { name: /My Tickets\s*0/ })).toBeInTheDocument();
   });
 
@@ -163,6 +170,37 @@ describe('creator dashboard', () => {
     expect(await screen.findByText('$0.00 revenue')).toBeInTheDocument();
     expect(within(card('Upcoming Events')).getByText('1')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: /My Events\s*2/ })).toBeInTheDocument();
+  });
+
+  it('counts the upcoming events over as many pages as they fill, reading none after the first past event', async () => {
+    const creator = aCreator();
+    const size = CREATOR_EVENTS_PAGE_SIZE;
+    // As the server lists them: the upcoming events first, soonest first, then the past ones.
+    const upcoming = Array.from({ length: size + 10 }, (_, index) =>
+      anEvent({ id: index + 1, date: daysFromNow(index + 1) }),
+    );
+    const past = Array.from({ length: 2 * size }, (_, index) =>
+      anEvent({ id: 1000 + index, date: daysFromNow(-index - 1) }),
+    );
+    const calls = stubApi({
+      ...signedInAs(creator),
+      'GET /events/creator/stats': {
+        body: { totalTicketsSold: 0, totalRevenue: 0, totalEvents: 3 * size + 10 },
+      },
+      [`GET /events/creator/${creator.id}`]: pagesOf([...upcoming, ...past]),
+    });
+    renderApp('/creators/dashboard');
+
+    const upcomingCard = await screen.findByRole('region', { name: 'Upcoming Events' });
+    expect(await within(upcomingCard).findByText(String(size + 10))).toBeInTheDocument();
+    expect(
+      screen.getByRole('link', { name: new RegExp(`My Events\\s*${3 * size + 10}`) }),
+    ).toBeInTheDocument();
+    expect(
+      calls
+        .filter(({ path }) => path === `/events/creator/${creator.id}`)
+        .map(({ query }) => query.get('offset')),
+    ).toEqual(['0', String(size)]);
   });
 
   it('asks for creator stats only for a creator', async () => {

@@ -1,6 +1,6 @@
 import { ZEvent, type Event } from '@stagedoor/shared/events';
 import { ZCancellation } from '@stagedoor/shared/money';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
 import { creatorEventsQuery, earningsQuery, eventQuery } from '../../../lib/reads';
@@ -16,9 +16,9 @@ export function useEventForPurchase(id: string) {
   });
 }
 
-/** GET /events/creator/{id}: every event of the creator (all of them, for the owner). */
+/** GET /events/creator/{id}: every event of the creator (all of them, for the owner), a page at a time. */
 export function useCreatorEvents(creatorId: number) {
-  return useQuery(creatorEventsQuery(creatorId));
+  return useInfiniteQuery(creatorEventsQuery(creatorId));
 }
 
 /** GET /events/creators/{id}/details: the owner's copy of an event, for the edit form. */

@@ -1,7 +1,7 @@
 import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { EventListAnswer } from '../../../lib/answers';
-import { nextOffset, pageParams } from '../../../lib/paging';
+import { pagedListQuery } from '../../../lib/paging';
 import { queryKeys } from '../../../lib/query-keys';
 import { toApiQuery, type EventSearch } from '../lib/event-search';
 
@@ -18,16 +18,15 @@ export const EVENTS_PAGE_SIZE = 24;
 export function useUpcomingEvents(search: EventSearch) {
   const query = toApiQuery(search);
   return useInfiniteQuery({
-    queryKey: queryKeys.events.upcoming(EVENTS_PAGE_SIZE, query),
-    queryFn: ({ pageParam, signal }) => {
-      const params = pageParams(EVENTS_PAGE_SIZE, pageParam);
-      for (const [name, value] of Object.entries(query)) params.set(name, value);
-      return api.get(`/events?${params.toString()}`, { schema: EventListAnswer, signal });
-    },
+    ...pagedListQuery({
+      queryKey: queryKeys.events.upcoming(EVENTS_PAGE_SIZE, query),
+      pageSize: EVENTS_PAGE_SIZE,
+      readPage: (page, signal) => {
+        for (const [name, value] of Object.entries(query)) page.set(name, value);
+        return api.get(`/events?${page.toString()}`, { schema: EventListAnswer, signal });
+      },
+    }),
     placeholderData: keepPreviousData,
-    initialPageParam: 0,
-    getNextPageParam: nextOffset(EVENTS_PAGE_SIZE),
-    select: (data) => data.pages.flat(),
     meta: { errorMessage: 'Error fetching events' },
   });
 }

@@ -5,7 +5,7 @@ import { Input } from '../../../components/ui/field';
 import { cleanSearch, sameSearch, type EventSearch } from '../lib/event-search';
 
 /** How long typing must pause before the list is searched again. */
-const SEARCH_DEBOUNCE_MS = 300;
+export const SEARCH_DEBOUNCE_MS = 300;
 
 type EventSearchFormProps = {
   /** The search the URL holds. */

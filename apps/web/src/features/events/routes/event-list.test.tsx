@@ -1,36 +1,11 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { anEvent, stubApi, type ApiCall } from '../../../test/api-stub';
+import { stubIntersectionObserver } from '../../../test/intersection-observer';
 import { renderApp } from '../../../test/render-app';
+import { holdClock, waitOnRealClock } from '../../../test/waits';
 import { EVENTS_PAGE_SIZE } from '../api/upcoming-events';
-
-/** An IntersectionObserver whose targets the test can scroll into view. */
-function stubIntersectionObserver() {
-  const observers = new Set<{ callback: IntersectionObserverCallback; targets: Element[] }>();
-  vi.stubGlobal(
-    'IntersectionObserver',
-    class {
-      private readonly entry: { callback: IntersectionObserverCallback; targets: Element[] };
-      constructor(callback: IntersectionObserverCallback) {
-        this.entry = { callback, targets: [] };
-        observers.add(this.entry);
-      }
-      observe(target: Element) {
-        this.entry.targets.push(target);
-      }
-      disconnect() {
-        observers.delete(this.entry);
-      }
-    },
-  );
-  return () =>
-    observers.forEach(({ callback, targets }) =>
-      callback(
-        targets.map((target) => ({ target, isIntersecting: true }) as IntersectionObserverEntry),
-        {} as IntersectionObserver,
-      ),
-    );
-}
+import { SEARCH_DEBOUNCE_MS } from '../components/event-search-form';
 
 const page = (from: number, count: number) =>
   Array.from({ length: count }, (_, index) => anEvent({ id: from + index, name: `Show ${from + index}` }));
@@ -134,10 +109,15 @@ describe('event search', () => {
     const calls = stubApi({ 'GET /events': searchByName });
     const { user, location } = renderApp('/events');
     await screen.findByRole('article', { name: 'Folk Morning' });
+    // The keystrokes come with no time between them, however slowly this machine types them.
+    holdClock();
 
     await user.type(screen.getByRole('searchbox', { name: 'Search' }), 'jazz');
+    await act(() => vi.advanceTimersByTimeAsync(SEARCH_DEBOUNCE_MS - 1));
+    expect(searches(calls)).toEqual([null]);
+    await act(() => vi.advanceTimersByTimeAsync(1));
 
-    await waitFor(() =>
+    await waitOnRealClock(() =>
       expect(screen.queryByRole('article', { name: 'Folk Morning' })).not.toBeInTheDocument(),
     );
     expect(screen.getByRole('article', { name: 'Jazz Night' })).toBeInTheDocument();

@@ -1,11 +1,34 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { EventEarnings } from '@stagedoor/shared/money';
-import { aCreator, anEvent, daysFromNow, hoursFromNow, signedInAs, stubApi } from '../../../test/api-stub';
+import { CREATOR_EVENTS_PAGE_SIZE } from '../../../lib/reads';
+import {
+  aCreator,
+  anEvent,
+  daysFromNow,
+  hoursFromNow,
+  pagesOf,
+  signedInAs,
+  stubApi,
+  type ApiCall,
+} from '../../../test/api-stub';
+import { stubIntersectionObserver } from '../../../test/intersection-observer';
 import { renderApp } from '../../../test/render-app';
 
 const creator = aCreator();
 const myEvents = `GET /events/creator/${creator.id}`;
+
+/** `count` upcoming events of the creator, "Show {from}" onwards, a day apart, soonest first. */
+const shows = (from: number, count: number) =>
+  Array.from({ length: count }, (_, index) =>
+    anEvent({ id: from + index, name: `Show ${from + index}`, date: daysFromNow(from + index) }),
+  );
+/** The pages My Events asked for, as `limit` and `offset`. */
+const pagesAskedFor = (calls: ApiCall[]) =>
+  calls.filter(({ path }) => path === `/events/creator/${creator.id}`).map(({ query }) => query.toString());
+/** The events on screen, in their order. */
+const shownEvents = () =>
+  screen.getAllByRole('article').map((card) => within(card).getByRole('heading').textContent);
 
 const salesOf = (eventId: number, gross: number): EventEarnings => ({
   eventId,
@@ -62,6 +85,52 @@ describe('my events', () => {
     expect(within(past).queryByRole('link', { name: 'Edit Event' })).not.toBeInTheDocument();
     expect(within(past).getByRole('link', { name: 'Start Stream' })).toBeInTheDocument();
     expect(within(past).getByRole('button', { name: 'Delete event Last Week' })).toBeInTheDocument();
+  });
+
+  it('shows every event of a creator with more than a page of them, the next page as the end of the list scrolls into view', async () => {
+    const scrollIntoView = stubIntersectionObserver();
+    const events = shows(1, CREATOR_EVENTS_PAGE_SIZE + 3);
+    const calls = stubApi({ ...signedInAs(creator), [myEvents]: pagesOf(events) });
+    renderApp('/creators/dashboard/my-events');
+
+    expect(await screen.findAllByRole('article')).toHaveLength(CREATOR_EVENTS_PAGE_SIZE);
+    expect(pagesAskedFor(calls)).toEqual([`limit=${CREATOR_EVENTS_PAGE_SIZE}&offset=0`]);
+    scrollIntoView();
+
+    const last = `Show ${CREATOR_EVENTS_PAGE_SIZE + 3}`;
+    expect(await screen.findByRole('article', { name: last })).toBeInTheDocument();
+    // In the order the server lists them, the first page's first.
+    expect(shownEvents()).toEqual(events.map(({ name }) => name));
+    expect(pagesAskedFor(calls)).toEqual([
+      `limit=${CREATOR_EVENTS_PAGE_SIZE}&offset=0`,
+      `limit=${CREATOR_EVENTS_PAGE_SIZE}&offset=${CREATOR_EVENTS_PAGE_SIZE}`,
+    ]);
+    // A short page is the last: nothing more to load.
+    expect(screen.queryByRole('button', { name: 'Load more events' })).not.toBeInTheDocument();
+  });
+
+  it('loads the next page on "Load more events", until a page comes back empty', async () => {
+    const events = shows(1, 2 * CREATOR_EVENTS_PAGE_SIZE);
+    const calls = stubApi({ ...signedInAs(creator), [myEvents]: pagesOf(events) });
+    const { user } = renderApp('/creators/dashboard/my-events');
+    expect(await screen.findAllByRole('article')).toHaveLength(CREATOR_EVENTS_PAGE_SIZE);
+
+    await user.click(screen.getByRole('button', { name: 'Load more events' }));
+
+    expect(
+      await screen.findByRole('article', { name: `Show ${2 * CREATOR_EVENTS_PAGE_SIZE}` }),
+    ).toBeInTheDocument();
+    expect(screen.getAllByRole('article')).toHaveLength(2 * CREATOR_EVENTS_PAGE_SIZE);
+    // A full page may not be the last: only an empty one says so.
+    await user.click(screen.getByRole('button', { name: 'Load more events' }));
+
+    await waitFor(() =>
+      expect(screen.queryByRole('button', { name: 'Load more events' })).not.toBeInTheDocument(),
+    );
+    expect(screen.getAllByRole('article')).toHaveLength(2 * CREATOR_EVENTS_PAGE_SIZE);
+    expect(pagesAskedFor(calls)).toEqual(
+      [0, 1, 2].map((page) => `limit=${CREATOR_EVENTS_PAGE_SIZE}&offset=${page * CREATOR_EVENTS_PAGE_SIZE}`),
+    );
   });
 
   it("says 'You haven't created any events yet.' and links to the create form", async () => {

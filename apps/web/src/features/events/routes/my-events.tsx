@@ -4,6 +4,7 @@ import { Page } from '../../../components/layout/page';
 import { ButtonLink } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { LoadError } from '../../../components/ui/load-error';
+import { LoadMore } from '../../../components/ui/load-more';
 import { PageSpinner } from '../../../components/ui/spinner';
 import { TextLink } from '../../../components/ui/text-link';
 import { paths } from '../../../config/paths';
@@ -79,13 +80,16 @@ export function MyEventsRoute() {
           <TextLink to={paths.createEvent}>Create your first event</TextLink>
         </Card>
       ) : (
-        <ul className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
-          {events.data.map((event) => (
-            <li key={event.id}>
-              <MyEventCard event={event} onDelete={setToDelete} onCancel={setToCancel} />
-            </li>
-          ))}
-        </ul>
+        <>
+          <ul className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
+            {events.data.map((event) => (
+              <li key={event.id}>
+                <MyEventCard event={event} onDelete={setToDelete} onCancel={setToCancel} />
+              </li>
+            ))}
+          </ul>
+          <LoadMore pages={events} noun="events" />
+        </>
       )}
       <ConfirmDeleteDialog
         event={toDelete}

@@ -1,10 +1,11 @@
 import type { MediaMode } from '@stagedoor/shared/live';
 import { act, render, screen, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import userEvent, { type UserEvent } from '@testing-library/user-event';
 import { ToastContainer } from 'react-toastify';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { HIGH_QUALITY_CAMERA } from '../../../lib/media';
 import type { LiveConnection } from '../../../lib/socket';
+import { holdClock, waitOnRealClock } from '../../../test/waits';
 import {
   FakePeerConnection,
   aDevice,
@@ -16,6 +17,7 @@ import {
   videoTrackOf,
   type FakeTrack,
 } from '../testing/fake-media';
+import { CAMERA_UPGRADE_DELAY_MS } from '../lib/broadcast-media';
 import { FakeSocket } from '../testing/fake-socket';
 import { BroadcasterPanel } from './broadcaster-panel';
 
@@ -25,6 +27,9 @@ let peerConnections: FakePeerConnection[];
 let cameras: MediaStream[];
 
 beforeEach(() => {
+  // The camera's upgrade to high quality comes a second after it opened: on the real clock, at
+  // whatever point a slow run of a test has reached. Here only when the test moves the clock.
+  holdClock();
   devices = stubMediaDevices();
   cameras = [];
   devices.getUserMedia.mockImplementation(async () => {
@@ -79,8 +84,7 @@ function renderPanel(
   const view = render(ui(connection));
   return {
     ...view,
-    // The test that fakes time has user-event move it along.
-    user: userEvent.setup({ advanceTimers: (ms) => vi.isFakeTimers() && vi.advanceTimersByTime(ms) }),
+    user: userEvent.setup({ advanceTimers: vi.advanceTimersByTime }),
     showConnection: (state: LiveConnection) => view.rerender(ui(state)),
   };
 }
@@ -95,10 +99,26 @@ const cameraTrack = (kind: 'audio' | 'video') =>
     .find((track) => track.kind === kind) as FakeTrack | undefined;
 const sfuOffer = { targetId: 'sfu', offer: { type: 'offer', sdp: 'offer-sdp' } };
 
-/** An acknowledgement the test sends when it chooses. */
+/**
+ * Turns a source on as the user does, and waits until the page shows it on: the browser grants it
+ * a moment later.
+ */
+async function turnOn(user: UserEvent, source: 'Use camera' | 'Share screen') {
+  await user.click(button(source));
+  await waitOnRealClock(() => expect(button(source)).toHaveAttribute('aria-pressed', 'true'));
+}
+
+/** Starts the stream, and waits until the page shows the server's confirmation. */
+async function goLive(user: UserEvent) {
+  await user.click(button('Start Stream'));
+  await waitOnRealClock(() => expect(button('Stop Stream')).toBeEnabled());
+}
+
+/** An acknowledgement the test sends when it chooses, whether the page asked for it yet or not. */
 function heldAck(socket: FakeSocket, event: string) {
   let answer: (value: unknown) => void = () => undefined;
-  socket.onAck(event, () => new Promise((resolve) => (answer = resolve)));
+  const acknowledgement = new Promise((resolve) => (answer = resolve));
+  socket.onAck(event, () => acknowledgement);
   return (value: unknown) => act(async () => answer(value));
 }
 
@@ -109,8 +129,7 @@ describe('broadcaster panel', () => {
     const { user } = renderPanel(socket);
     expect(button('Start Stream')).toBeDisabled();
 
-    await user.click(button('Use camera'));
-    expect(button('Use camera')).toHaveAttribute('aria-pressed', 'true');
+    await turnOn(user, 'Use camera');
     expect(button('Start Stream')).toBeEnabled();
 
     await user.click(button('Start Stream'));
@@ -128,9 +147,9 @@ describe('broadcaster panel', () => {
     socket.onAck('startStream', () => ({ success: true }));
     const confirmStop = heldAck(socket, 'stopStream');
     const { user } = renderPanel(socket);
-    await user.click(button('Use camera'));
+    await turnOn(user, 'Use camera');
     const camera = preview().srcObject as MediaStream;
-    await user.click(button('Start Stream'));
+    await goLive(user);
     socket.serverEmit('viewerCountUpdate', { viewerCount: 2 });
     expect(screen.getByRole('status', { name: 'Viewers' })).toHaveTextContent('2 viewers');
 
@@ -152,8 +171,10 @@ describe('broadcaster panel', () => {
     const { user } = renderPanel(serverSocket());
 
     await user.click(button('Use camera'));
+    // The camera is asked for again after short pauses (spec §9) before the page gives up.
+    await act(() => vi.runAllTimersAsync());
 
-    expect(await screen.findByText(text)).toBeInTheDocument();
+    expect(await waitOnRealClock(() => screen.getByText(text))).toBeInTheDocument();
     expect(button('Start Stream')).toBeDisabled();
   });
 
@@ -163,14 +184,16 @@ describe('broadcaster panel', () => {
 
     await user.click(button('Share screen'));
 
-    expect(await screen.findByText('Permission denied to access camera/screen')).toBeInTheDocument();
+    expect(
+      await waitOnRealClock(() => screen.getByText('Permission denied to access camera/screen')),
+    ).toBeInTheDocument();
   });
 
   it('shows the screen with the camera as overlay, and the camera alone again when the share ends', async () => {
     const { user } = renderPanel(serverSocket());
-    await user.click(button('Use camera'));
+    await turnOn(user, 'Use camera');
     const camera = preview().srcObject as MediaStream;
-    await user.click(button('Share screen'));
+    await turnOn(user, 'Share screen');
     const screenShare = preview().srcObject as MediaStream;
 
     expect(screenShare).not.toBe(camera);
@@ -187,11 +210,11 @@ describe('broadcaster panel', () => {
     const socket = serverSocket();
     socket.onAck('startStream', () => ({ success: true }));
     const { user } = renderPanel(socket);
-    await user.click(button('Use camera'));
-    await user.click(button('Start Stream'));
+    await turnOn(user, 'Use camera');
+    await goLive(user);
 
     socket.serverEmit('viewerJoined', { viewerId: 'viewer-1' });
-    await vi.waitFor(() => expect(socket.payloadsOf('offer')).toHaveLength(1));
+    await waitOnRealClock(() => expect(socket.payloadsOf('offer')).toHaveLength(1));
     expect(socket.payloadsOf('offer')[0]).toEqual({
       targetId: 'viewer-1',
       offer: { type: 'offer', sdp: 'offer-sdp' },
@@ -201,7 +224,7 @@ describe('broadcaster panel', () => {
     expect(connection?.transceivers[0]?.sender.track).toBe(camera.getVideoTracks()[0]);
 
     socket.serverEmit('answer', { answer: { type: 'answer', sdp: 'answer-sdp' }, from: 'viewer-1' });
-    await vi.waitFor(() =>
+    await waitOnRealClock(() =>
       expect(connection?.remoteDescription).toEqual({ type: 'answer', sdp: 'answer-sdp' }),
     );
     act(() => connection?.gatherCandidate({ candidate: 'mine' }));
@@ -217,13 +240,16 @@ describe('broadcaster panel', () => {
     const socket = serverSocket();
     socket.onAck('startStream', () => ({ success: true }));
     const { user } = renderPanel(socket);
-    await user.click(button('Use camera'));
+    await turnOn(user, 'Use camera');
     const first = preview().srcObject as MediaStream;
-    await user.click(button('Start Stream'));
+    await goLive(user);
     socket.serverEmit('viewerJoined', { viewerId: 'viewer-1' });
-    await vi.waitFor(() => expect(socket.payloadsOf('offer')).toHaveLength(1));
+    await waitOnRealClock(() => expect(socket.payloadsOf('offer')).toHaveLength(1));
+    await act(() => vi.advanceTimersByTimeAsync(CAMERA_UPGRADE_DELAY_MS - 1));
+    expect(devices.getUserMedia).toHaveBeenCalledTimes(1);
+    await act(() => vi.advanceTimersByTimeAsync(1));
 
-    await vi.waitFor(() => expect(preview().srcObject).not.toBe(first), { timeout: 2000 });
+    await waitOnRealClock(() => expect(preview().srcObject).not.toBe(first));
 
     const better = preview().srcObject as MediaStream;
     expect(devices.getUserMedia).toHaveBeenLastCalledWith(HIGH_QUALITY_CAMERA);
@@ -240,15 +266,17 @@ describe('broadcaster panel', () => {
     socket.onAck('startStream', () => ({ success: true }));
     vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     const { user } = renderPanel(socket);
-    await user.click(button('Use camera'));
-    await user.click(button('Start Stream'));
+    await turnOn(user, 'Use camera');
+    await goLive(user);
     socket.serverEmit('viewerJoined', { viewerId: 'viewer-1' });
-    await vi.waitFor(() => expect(socket.payloadsOf('offer')).toHaveLength(1));
+    await waitOnRealClock(() => expect(socket.payloadsOf('offer')).toHaveLength(1));
     peerConnections[0]?.transceivers[0]?.sender.replaceTrack.mockRejectedValueOnce(new Error('refused'));
 
     await user.click(button('Share screen'));
 
-    expect(await screen.findByText('No se pudo agregar la pantalla')).toBeInTheDocument();
+    expect(
+      await waitOnRealClock(() => screen.getByText('No se pudo agregar la pantalla')),
+    ).toBeInTheDocument();
   });
 
   it('reports failed acknowledgements in the words of the spec', async () => {
@@ -261,11 +289,11 @@ describe('broadcaster panel', () => {
     }));
     socket.onAck('startStream', () => ({ success: false, code: 'FORBIDDEN', error: 'Not your event' }));
     const { user } = renderPanel(socket);
-    expect(await screen.findByText('Error connecting to stream')).toBeInTheDocument();
+    expect(await waitOnRealClock(() => screen.getByText('Error connecting to stream'))).toBeInTheDocument();
 
-    await user.click(button('Use camera'));
+    await turnOn(user, 'Use camera');
     await user.click(button('Start Stream'));
-    expect(await screen.findByText('Error starting stream')).toBeInTheDocument();
+    expect(await waitOnRealClock(() => screen.getByText('Error starting stream'))).toBeInTheDocument();
     expect(button('Start Stream')).toBeEnabled();
   });
 
@@ -274,45 +302,48 @@ describe('broadcaster panel', () => {
     socket.onAck('startStream', () => ({ success: true }));
     socket.onAck('stopStream', () => ({ success: false, code: 'INTERNAL', error: 'nope' }));
     const { user } = renderPanel(socket);
-    await user.click(button('Use camera'));
-    await user.click(button('Start Stream'));
+    await turnOn(user, 'Use camera');
+    await goLive(user);
 
     await user.click(button('Stop Stream'));
 
-    expect(await screen.findByText('Error stopping stream')).toBeInTheDocument();
+    expect(await waitOnRealClock(() => screen.getByText('Error stopping stream'))).toBeInTheDocument();
     expect(button('Stop Stream')).toBeEnabled();
   });
 
   it("says 'El socket no está disponible' when starting without a connection", async () => {
     const socket = new FakeSocket();
     const { user } = renderPanel(socket, { status: 'connecting' });
-    await user.click(button('Use camera'));
+    await turnOn(user, 'Use camera');
 
     await user.click(button('Start Stream'));
 
-    expect(await screen.findByText('El socket no está disponible')).toBeInTheDocument();
+    expect(await waitOnRealClock(() => screen.getByText('El socket no está disponible'))).toBeInTheDocument();
     expect(socket.payloadsOf('startStream')).toEqual([]);
   });
 
   it('toasts connection problems in the words of the spec', async () => {
     const { showConnection } = renderPanel(new FakeSocket(), { status: 'no-token' });
-    expect(await screen.findByText('No authentication token available')).toBeInTheDocument();
+    expect(
+      await waitOnRealClock(() => screen.getByText('No authentication token available')),
+    ).toBeInTheDocument();
 
     showConnection({ status: 'failed', message: 'timeout' });
-    expect(await screen.findByText('Connection error: timeout')).toBeInTheDocument();
+    expect(await waitOnRealClock(() => screen.getByText('Connection error: timeout'))).toBeInTheDocument();
 
     showConnection({ status: 'disconnected', reason: 'transport close' });
-    expect(await screen.findByText('Disconnected: transport close')).toBeInTheDocument();
+    expect(
+      await waitOnRealClock(() => screen.getByText('Disconnected: transport close')),
+    ).toBeInTheDocument();
   });
 
   it('ends the stream and releases the camera when the page goes while live', async () => {
     const socket = serverSocket();
     socket.onAck('startStream', () => ({ success: true }));
     const { user, unmount } = renderPanel(socket);
-    await user.click(button('Use camera'));
+    await turnOn(user, 'Use camera');
     const camera = preview().srcObject as MediaStream;
-    await user.click(button('Start Stream'));
-    await screen.findByRole('button', { name: 'Stop Stream' });
+    await goLive(user);
 
     unmount();
 
@@ -324,43 +355,50 @@ describe('broadcaster panel', () => {
     const socket = serverSocket();
     const confirmStart = heldAck(socket, 'startStream');
     const { user } = renderPanel(socket);
-    await user.click(button('Use camera'));
+    await turnOn(user, 'Use camera');
     await user.click(button('Start Stream'));
     expect(socket.payloadsOf('streamLayout')).toEqual([]);
 
     await confirmStart({ success: true });
-    expect(socket.payloadsOf('streamLayout')).toEqual([{ eventId: 4, overlay: false }]);
+    await waitOnRealClock(() =>
+      expect(socket.payloadsOf('streamLayout')).toEqual([{ eventId: 4, overlay: false }]),
+    );
+
+    await turnOn(user, 'Share screen');
+    await waitOnRealClock(() =>
+      expect(socket.payloadsOf('streamLayout').at(-1)).toEqual({ eventId: 4, overlay: true }),
+    );
 
     await user.click(button('Share screen'));
-    expect(socket.payloadsOf('streamLayout').at(-1)).toEqual({ eventId: 4, overlay: true });
-
-    await user.click(button('Share screen'));
-    expect(socket.payloadsOf('streamLayout').at(-1)).toEqual({ eventId: 4, overlay: false });
+    await waitOnRealClock(() =>
+      expect(socket.payloadsOf('streamLayout').at(-1)).toEqual({ eventId: 4, overlay: false }),
+    );
   });
 
   it('says there is no overlay when only a screen goes live', async () => {
     const socket = serverSocket();
     socket.onAck('startStream', () => ({ success: true }));
     const { user } = renderPanel(socket);
-    await user.click(button('Share screen'));
+    await turnOn(user, 'Share screen');
 
-    await user.click(button('Start Stream'));
+    await goLive(user);
 
-    await screen.findByRole('button', { name: 'Stop Stream' });
-    expect(socket.payloadsOf('streamLayout')).toEqual([{ eventId: 4, overlay: false }]);
+    await waitOnRealClock(() =>
+      expect(socket.payloadsOf('streamLayout')).toEqual([{ eventId: 4, overlay: false }]),
+    );
   });
 
   it('publishes one connection to the media server in Janus mode, and again when the server asks', async () => {
     const socket = serverSocket();
     const confirmStart = heldAck(socket, 'startStream');
     const { user } = renderPanel(socket, undefined, { media: 'janus' });
-    await user.click(button('Use camera'));
+    await turnOn(user, 'Use camera');
     await user.click(button('Start Stream'));
     expect(peerConnections).toHaveLength(0);
 
     await confirmStart({ success: true });
 
-    await vi.waitFor(() => expect(socket.payloadsOf('offer')).toEqual([sfuOffer]));
+    await waitOnRealClock(() => expect(socket.payloadsOf('offer')).toEqual([sfuOffer]));
     expect(peerConnections).toHaveLength(1);
     const [connection] = peerConnections;
     expect(connection?.transceivers.map(({ sender }) => sender.track)).toEqual([
@@ -370,11 +408,11 @@ describe('broadcaster panel', () => {
     ]);
 
     socket.serverEmit('answer', { answer: { type: 'answer', sdp: 'sfu-answer' }, from: 'sfu' });
-    await vi.waitFor(() =>
+    await waitOnRealClock(() =>
       expect(connection?.remoteDescription).toEqual({ type: 'answer', sdp: 'sfu-answer' }),
     );
     socket.serverEmit('ice-candidate', { candidate: { candidate: 'sfu-candidate' }, from: 'sfu' });
-    await vi.waitFor(() =>
+    await waitOnRealClock(() =>
       expect(connection?.addIceCandidate).toHaveBeenCalledWith({ candidate: 'sfu-candidate' }),
     );
     act(() => connection?.gatherCandidate({ candidate: 'mine' }));
@@ -384,7 +422,7 @@ describe('broadcaster panel', () => {
 
     // The server asks for a new publication (Janus restarted): the media server "joins" again.
     socket.serverEmit('viewerJoined', { viewerId: 'sfu' });
-    await vi.waitFor(() => expect(socket.payloadsOf('offer')).toEqual([sfuOffer, sfuOffer]));
+    await waitOnRealClock(() => expect(socket.payloadsOf('offer')).toEqual([sfuOffer, sfuOffer]));
     expect(peerConnections).toHaveLength(2);
     expect(connection?.close).toHaveBeenCalled();
   });
@@ -393,13 +431,13 @@ describe('broadcaster panel', () => {
     const socket = serverSocket();
     socket.onAck('startStream', () => ({ success: true }));
     const { user } = renderPanel(socket, undefined, { media: 'janus' });
-    await user.click(button('Use camera'));
+    await turnOn(user, 'Use camera');
     await user.click(button('Start Stream'));
-    await vi.waitFor(() => expect(socket.payloadsOf('offer')).toHaveLength(1));
+    await waitOnRealClock(() => expect(socket.payloadsOf('offer')).toHaveLength(1));
 
     act(() => peerConnections[0]?.changeState('failed'));
 
-    await vi.waitFor(() => expect(socket.payloadsOf('offer')).toEqual([sfuOffer, sfuOffer]));
+    await waitOnRealClock(() => expect(socket.payloadsOf('offer')).toEqual([sfuOffer, sfuOffer]));
     expect(peerConnections).toHaveLength(2);
     expect(peerConnections[0]?.close).toHaveBeenCalled();
   });
@@ -411,21 +449,28 @@ describe('broadcaster panel', () => {
     const confirmStart = heldAck(socket, 'startStream');
     const { user } = renderPanel(socket);
 
-    expect(await screen.findByRole('heading', { name: 'You are live' })).toBeInTheDocument();
+    expect(
+      await waitOnRealClock(() => screen.getByRole('heading', { name: 'You are live' })),
+    ).toBeInTheDocument();
     expect(screen.getByText('Live')).toBeInTheDocument();
     expect(screen.getByRole('status', { name: 'Viewers' })).toHaveTextContent('2 viewers');
     expect(socket.payloadsOf('startStream')).toEqual([]);
 
     await user.click(button('Resume stream'));
 
+    // The camera opens first, then the stream starts again.
+    await waitOnRealClock(() =>
+      expect(socket.payloadsOf('startStream')).toEqual([{ eventId: 4, userId: 3 }]),
+    );
     expect(devices.getUserMedia).toHaveBeenCalledTimes(1);
     expect(devices.getDisplayMedia).not.toHaveBeenCalled();
     expect(button('Use camera')).toHaveAttribute('aria-pressed', 'true');
-    expect(socket.payloadsOf('startStream')).toEqual([{ eventId: 4, userId: 3 }]);
     await confirmStart({ success: true });
+    await waitOnRealClock(() => expect(button('Stop Stream')).toBeEnabled());
     expect(screen.queryByRole('heading', { name: 'You are live' })).not.toBeInTheDocument();
-    expect(button('Stop Stream')).toBeEnabled();
-    expect(socket.payloadsOf('streamLayout')).toEqual([{ eventId: 4, overlay: false }]);
+    await waitOnRealClock(() =>
+      expect(socket.payloadsOf('streamLayout')).toEqual([{ eventId: 4, overlay: false }]),
+    );
   });
 
   it('resumes with the sources the show used before the reload', async () => {
@@ -436,25 +481,28 @@ describe('broadcaster panel', () => {
     sessionStorage.setItem('stagedoor:studio:4', JSON.stringify(['camera', 'screen']));
     const { user } = renderPanel(socket);
 
-    await user.click(await screen.findByRole('button', { name: 'Resume stream' }));
+    await user.click(await waitOnRealClock(() => screen.getByRole('button', { name: 'Resume stream' })));
 
-    expect(await screen.findByRole('button', { name: 'Stop Stream' })).toBeEnabled();
+    await waitOnRealClock(() => expect(button('Stop Stream')).toBeEnabled());
     expect(button('Use camera')).toHaveAttribute('aria-pressed', 'true');
     expect(button('Share screen')).toHaveAttribute('aria-pressed', 'true');
-    expect(socket.payloadsOf('streamLayout')).toEqual([{ eventId: 4, overlay: true }]);
+    await waitOnRealClock(() =>
+      expect(socket.payloadsOf('streamLayout')).toEqual([{ eventId: 4, overlay: true }]),
+    );
   });
 
   it('remembers the sources of a live show for a resume after a reload', async () => {
     const socket = serverSocket();
     socket.onAck('startStream', () => ({ success: true }));
     const { user } = renderPanel(socket);
-    await user.click(button('Share screen'));
+    await turnOn(user, 'Share screen');
     expect(sessionStorage.getItem('stagedoor:studio:4')).toBeNull();
 
-    await user.click(button('Start Stream'));
+    await goLive(user);
 
-    await screen.findByRole('button', { name: 'Stop Stream' });
-    expect(JSON.parse(sessionStorage.getItem('stagedoor:studio:4') ?? 'null')).toEqual(['screen']);
+    await waitOnRealClock(() =>
+      expect(JSON.parse(sessionStorage.getItem('stagedoor:studio:4') ?? 'null')).toEqual(['screen']),
+    );
   });
 
   it('stops offering to resume once the server says the show ended', async () => {
@@ -462,7 +510,7 @@ describe('broadcaster panel', () => {
     socket.connected = true;
     socket.onAck('connectToStream', () => ({ success: true, viewerCount: 0, isLive: true }));
     renderPanel(socket);
-    await screen.findByRole('heading', { name: 'You are live' });
+    await waitOnRealClock(() => screen.getByRole('heading', { name: 'You are live' }));
 
     socket.serverEmit('streamEnded', { reason: 'lost' });
 
@@ -472,7 +520,7 @@ describe('broadcaster panel', () => {
 
   it('mutes and unmutes the microphone', async () => {
     const { user } = renderPanel(serverSocket());
-    await user.click(button('Use camera'));
+    await turnOn(user, 'Use camera');
     expect(button('Mute microphone')).toHaveAttribute('aria-pressed', 'false');
 
     await user.click(button('Mute microphone'));
@@ -490,11 +538,11 @@ describe('broadcaster panel', () => {
     const socket = serverSocket();
     socket.onAck('startStream', () => ({ success: true }));
     const { user } = renderPanel(socket);
-    await user.click(button('Use camera'));
-    await user.click(button('Share screen'));
-    await user.click(button('Start Stream'));
+    await turnOn(user, 'Use camera');
+    await turnOn(user, 'Share screen');
+    await goLive(user);
     socket.serverEmit('viewerJoined', { viewerId: 'viewer-1' });
-    await vi.waitFor(() => expect(socket.payloadsOf('offer')).toHaveLength(1));
+    await waitOnRealClock(() => expect(socket.payloadsOf('offer')).toHaveLength(1));
     expect(screen.getByLabelText('Camera overlay')).toBeInTheDocument();
     const [connection] = peerConnections;
 
@@ -506,7 +554,7 @@ describe('broadcaster panel', () => {
     expect(screen.queryByLabelText('Camera overlay')).not.toBeInTheDocument();
     expect(preview().srcObject).not.toBe(cameras.at(-1));
     expect(socket.payloadsOf('streamLayout').at(-1)).toEqual({ eventId: 4, overlay: false });
-    await vi.waitFor(() => expect(connection?.transceivers[1]?.sender.track).toBeNull());
+    await waitOnRealClock(() => expect(connection?.transceivers[1]?.sender.track).toBeNull());
 
     await user.click(button('Camera off'));
     expect(cameraTrack('video')?.enabled).toBe(true);
@@ -523,7 +571,7 @@ describe('broadcaster panel', () => {
     ]);
     const { user } = renderPanel(serverSocket());
     const cameraSelect = screen.getByRole('combobox', { name: 'Camera' });
-    await vi.waitFor(() =>
+    await waitOnRealClock(() =>
       expect(
         within(cameraSelect)
           .getAllByRole('option')
@@ -535,12 +583,12 @@ describe('broadcaster panel', () => {
         .getAllByRole('option')
         .map((option) => option.textContent),
     ).toEqual(['Default', 'Headset']);
-    await user.click(button('Use camera'));
+    await turnOn(user, 'Use camera');
     const first = cameras.at(-1);
 
     await user.selectOptions(cameraSelect, 'USB camera');
 
-    await vi.waitFor(() => expect(preview().srcObject).not.toBe(first));
+    await waitOnRealClock(() => expect(preview().srcObject).not.toBe(first));
     expect(devices.getUserMedia).toHaveBeenLastCalledWith(
       expect.objectContaining({ video: expect.objectContaining({ deviceId: { exact: 'usb' } }) }),
     );
@@ -548,14 +596,13 @@ describe('broadcaster panel', () => {
   });
 
   it('shows the health of the connection while live', async () => {
-    vi.useFakeTimers({ shouldAdvanceTime: true });
     const socket = serverSocket();
     socket.onAck('startStream', () => ({ success: true }));
     const { user } = renderPanel(socket, undefined, { media: 'janus' });
-    await user.click(button('Use camera'));
+    await turnOn(user, 'Use camera');
     expect(screen.queryByRole('status', { name: 'Stream health' })).not.toBeInTheDocument();
     await user.click(button('Start Stream'));
-    await vi.waitFor(() => expect(socket.payloadsOf('offer')).toHaveLength(1));
+    await waitOnRealClock(() => expect(socket.payloadsOf('offer')).toHaveLength(1));
     const health = screen.getByRole('status', { name: 'Stream health' });
     socket.serverEmit('viewerCountUpdate', { viewerCount: 2 });
     await act(() => vi.advanceTimersByTimeAsync(2_000));

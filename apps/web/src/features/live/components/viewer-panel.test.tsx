@@ -1,8 +1,10 @@
+import { VIEWER_RETRY_MS, WAITING_FOR_STREAM_RETRY_MS } from '@stagedoor/shared/limits';
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { LiveConnection } from '../../../lib/socket';
+import { holdClock } from '../../../test/waits';
 import { FakeMediaStream, FakePeerConnection } from '../testing/fake-media';
 import { FakeSocket } from '../testing/fake-socket';
 import { ViewerPanel } from './viewer-panel';
@@ -72,14 +74,17 @@ async function startPlaying(socket: FakeSocket) {
 describe('viewer panel', () => {
   it('waits for a stream that is not live yet and asks again 20 s later', async () => {
     const socket = serverAnswering(notLive);
+    // Fake time stops running with the real one: the retry's delay counts to the millisecond from the
+    // answer, however slowly this machine runs the test.
+    holdClock();
     renderPanel(socket);
+    await advance(0);
 
-    expect(await screen.findByText('Waiting for stream to start')).toBeInTheDocument();
+    expect(screen.getByText('Waiting for stream to start')).toBeInTheDocument();
     expect(socket.payloadsOf('joinStream')).toEqual([{ eventId: 4, userId: 7 }]);
-    // Fake time also runs with the clock: leave the test's own run time some room.
-    await advance(19_500);
+    await advance(WAITING_FOR_STREAM_RETRY_MS - 1);
     expect(joins(socket)).toBe(1);
-    await advance(500);
+    await advance(1);
     expect(joins(socket)).toBe(2);
   });
 
@@ -92,14 +97,15 @@ describe('viewer panel', () => {
       expect(screen.getByRole('status', { name: 'Viewers' })).toHaveTextContent('3 viewers'),
     );
 
+    holdClock();
     socket.serverEmit('streamEnded', { reason: 'lost' });
     expect(screen.getByText('Stream has ended. Trying to reconnect...')).toBeInTheDocument();
     expect(screen.queryByRole('heading', { name: 'The show has ended' })).not.toBeInTheDocument();
-    await advance(4_500);
+    await advance(VIEWER_RETRY_MS - 1);
     expect(joins(socket)).toBe(1);
-    await advance(500);
+    await advance(1);
     expect(joins(socket)).toBe(2);
-    expect(await screen.findByText('Waiting for stream to start')).toBeInTheDocument();
+    expect(screen.getByText('Waiting for stream to start')).toBeInTheDocument();
   });
 
   it('shows the end of the show when the creator stops it, and does not join again by itself', async () => {

@@ -1,5 +1,5 @@
 import type { Earnings, Payout, PayoutAccount } from '@stagedoor/shared/money';
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { aCreator, signedInAs, stubApi, type Handler } from '../../../test/api-stub';
 import { renderApp } from '../../../test/render-app';
@@ -225,7 +225,7 @@ describe('earnings', () => {
     await user.selectOptions(await screen.findByLabelText('Country where you get paid'), 'France');
     await user.click(screen.getByRole('button', { name: 'Connect Stripe' }));
 
-    await vi.waitFor(() => expect(assign).toHaveBeenCalledWith(url));
+    await waitFor(() => expect(assign).toHaveBeenCalledWith(url));
     expect(calls.filter(({ method }) => method === 'POST').map(({ body }) => body)).toEqual([
       { country: 'FR' },
     ]);
@@ -266,7 +266,7 @@ describe('earnings', () => {
 
     await user.click(await screen.findByRole('button', { name: 'Open Stripe dashboard' }));
 
-    await vi.waitFor(() => expect(assign).toHaveBeenCalledWith(url));
+    await waitFor(() => expect(assign).toHaveBeenCalledWith(url));
     expect(calls.filter(({ method }) => method === 'POST').map(({ path }) => path)).toEqual([
       '/payments/account/dashboard',
     ]);
@@ -280,7 +280,7 @@ describe('earnings', () => {
 
     await user.click(await screen.findByRole('button', { name: 'Download CSV' }));
 
-    await vi.waitFor(() => expect(click).toHaveBeenCalledTimes(1));
+    await waitFor(() => expect(click).toHaveBeenCalledTimes(1));
     const link = click.mock.contexts[0] as HTMLAnchorElement;
     expect(link.download).toBe('earnings.csv');
     const file = vi.mocked(URL.createObjectURL).mock.lastCall?.[0] as Blob;
