@@ -1,4 +1,5 @@
-import { EVENT_PRICE_MAX, EVENT_SEARCH_MAX_LENGTH } from '@stagedoor/shared/limits';
+import { searchWords } from '@stagedoor/shared/events';
+import { EVENT_PRICE_MAX, EVENT_SEARCH_MAX_LENGTH, EVENT_SEARCH_MAX_WORDS } from '@stagedoor/shared/limits';
 
 /**
  * The /events search as its URL holds it (`?q=&from=&to=&maxPrice=`), so a search can be shared and
@@ -19,7 +20,8 @@ function isDay(text: string): boolean {
 
 /**
  * The search a URL asks for. What the API would refuse (a date that is none, a range that ends before
- * it starts, an amount that is not one) is left out, so a hand-edited link still lists events.
+ * it starts, an amount that is not one, words past the eighth) is left out, so a hand-edited link still
+ * lists events.
  */
 export function readEventSearch(params: URLSearchParams): EventSearch {
   const text = (name: string) => params.get(name)?.trim() ?? '';
@@ -27,7 +29,7 @@ export function readEventSearch(params: URLSearchParams): EventSearch {
   const to = isDay(text('to')) && !(from && text('to') < from) ? text('to') : '';
   const maxPrice = text('maxPrice');
   return {
-    q: text('q').slice(0, EVENT_SEARCH_MAX_LENGTH),
+    q: searchWords(text('q').slice(0, EVENT_SEARCH_MAX_LENGTH)).slice(0, EVENT_SEARCH_MAX_WORDS).join(' '),
     from,
     to,
     maxPrice: AMOUNT.test(maxPrice) && Number(maxPrice) <= EVENT_PRICE_MAX ? maxPrice : '',

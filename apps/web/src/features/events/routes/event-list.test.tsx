@@ -153,6 +153,14 @@ describe('event search', () => {
     expect(calls[0]?.query.toString()).toBe(`limit=${EVENTS_PAGE_SIZE}&offset=0`);
   });
 
+  it('searches at most the first eight words, as many as the API takes', async () => {
+    const calls = stubApi({ 'GET /events': { body: [jazz] } });
+    renderApp('/events?q=a+b++c+d+e+f+g+h+i+j');
+
+    await screen.findByRole('article', { name: 'Jazz Night' });
+    expect(calls[0]?.query.get('q')).toBe('a b c d e f g h');
+  });
+
   it("says 'No events match your search.' with a link that clears it", async () => {
     stubApi({ 'GET /events': searchByName });
     const { user, location } = renderApp('/events?q=opera');
