@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -5,9 +6,12 @@ import { loadConfig } from '../src/config';
 import { createDatabase } from '../src/db/database';
 import { accounts, events } from '../src/db/schema';
 import { hashPassword } from '../src/modules/accounts/passwords';
+import { signAccessToken } from '../src/modules/accounts/tokens';
 import { freePort } from '../test/free-port';
-import { healthDuringFlood, percentile } from '../test/flood';
+import { healthDuringFlood, percentile, startSocketFlood, type SocketFloodFigures } from '../test/flood';
+import { startChatters, type ChatFigures } from './chatters';
 import { startProcess } from './processes';
+import { CROWD_ENV } from './seed';
 
 /** Distinct catalogue URLs the memory probe asks for, as the attack that once filled the cache did. */
 export const DISTINCT_URLS = 5_000;
@@ -24,6 +28,8 @@ export interface HealthFigures {
 }
 
 export interface HostileFigures {
+  socketFlood: { health: HealthFigures; attack: SocketFloodFigures };
+  mixed: { withoutPurchases: MixedFigures; withPurchases: MixedFigures };
   rss: { beforeMB: number; afterMB: number };
   searches: { query: string; status: number; ms: number }[];
   deepJson: { baseline: HealthFigures; flood: HealthFigures; statuses: Record<string, number> };
@@ -36,9 +42,23 @@ const healthOf = (healthMs: number[]): HealthFigures => ({
   answers: healthMs.length,
 });
 
-/** One creator with LONG_EVENTS events of the longest descriptions, written before the server opens it. */
-async function seedLongEvents(dataDir: string): Promise<number> {
-  const { database } = loadConfig({ DATA_DIR: dataDir, JWT_SECRET: 'x'.repeat(32) });
+/** Fans in the mixed load's chat (each holds a ticket), and the buyers of its purchase a second. */
+const CHATTING_FANS = 300;
+const BUYERS = 100;
+
+interface HostileSeed {
+  creatorId: number;
+  showId: number;
+  fanIds: number[];
+  buyerIds: number[];
+}
+
+/**
+ * One creator with LONG_EVENTS events of the longest descriptions, the show of the mixed load, and its
+ * fans and buyers, written before the server opens the database.
+ */
+async function seedHostile(dataDir: string, jwtSecret: string): Promise<HostileSeed> {
+  const { database } = loadConfig({ DATA_DIR: dataDir, JWT_SECRET: jwtSecret });
   const handle = await createDatabase(database);
   try {
     const [creator] = await handle.db
@@ -46,13 +66,40 @@ async function seedLongEvents(dataDir: string): Promise<number> {
       .values({
         email: 'creator@hostile.test',
         passwordHash: await hashPassword('hostile-bench'),
-        role: 'creator',
+        role: 'creator' as const,
         firstName: 'Many',
         lastName: 'Events',
         nickname: 'many-events',
       })
       .returning({ id: accounts.id });
     if (!creator) throw new Error('no creator seeded');
+    const passwordHash = await hashPassword('hostile-bench');
+    const people = await handle.db
+      .insert(accounts)
+      .values(
+        Array.from({ length: CHATTING_FANS + BUYERS }, (_, n) => ({
+          email: `fan-${n}@hostile.test`,
+          passwordHash,
+          role: 'user' as const,
+          firstName: 'Fan',
+          lastName: String(n),
+          nickname: `fan${n}`,
+        })),
+      )
+      .returning({ id: accounts.id });
+    const [show] = await handle.db
+      .insert(events)
+      .values({
+        creatorId: creator.id,
+        name: 'The crowded show',
+        description: 'Everyone is talking.',
+        priceCents: 1000,
+        maxTickets: 10_000,
+        maxPerBuyer: 1_000,
+        date: new Date(Date.now() + 2 * 24 * 3600_000),
+      })
+      .returning({ id: events.id });
+    if (!show) throw new Error('no show seeded');
     const description = 'abcdefgh '.repeat(556).slice(0, 5000);
     await handle.db.insert(events).values(
       Array.from({ length: LONG_EVENTS }, (_, n) => ({
@@ -64,10 +111,79 @@ async function seedLongEvents(dataDir: string): Promise<number> {
         date: new Date(Date.now() + (n + 1) * 3600_000),
       })),
     );
-    return creator.id;
+    const ids = people.map((person) => person.id);
+    return {
+      creatorId: creator.id,
+      showId: show.id,
+      fanIds: ids.slice(0, CHATTING_FANS),
+      buyerIds: ids.slice(CHATTING_FANS),
+    };
   } finally {
     await handle.close();
   }
+}
+
+/** One ticket of the show for the token's account: 201, or the bench stops. */
+async function buy(base: string, token: string, eventId: number): Promise<void> {
+  const response = await fetch(`${base}/api/orders`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ eventId, quantity: 1 }),
+  });
+  if (response.status !== 201)
+    throw new Error(`a purchase answered ${response.status}: ${await response.text()}`);
+}
+
+/** The mixed load's shape (issue 21's probe): a crowd chatting, the catalogue read, about a purchase a second. */
+export const MIXED = { sockets: CHATTING_FANS, messagesPerSecond: 20, readers: 50, seconds: 30 };
+
+export interface MixedFigures {
+  health: HealthFigures;
+  reads: Record<string, number>;
+  chat: ChatFigures;
+  purchases: { answered: Record<string, number> } | null;
+}
+
+/**
+ * MIXED.sockets fans in the show's chat sending MIXED.messagesPerSecond messages between them (each
+ * delivered to all), MIXED.readers connections reading the catalogue without pause, and with `buyers`
+ * one purchase a second, for MIXED.seconds while health is timed.
+ */
+async function mixedLoad(
+  base: string,
+  fanTokens: string[],
+  eventId: number,
+  buyers: string[] | null,
+): Promise<MixedFigures> {
+  const chat = await startChatters(base, fanTokens, eventId, MIXED.messagesPerSecond);
+  const answered: Record<string, number> = {};
+  let buying = buyers !== null;
+  const purchases = (async () => {
+    for (let n = 0; buying && buyers; n += 1) {
+      const startedAt = performance.now();
+      const status = await buy(base, buyers[n % buyers.length] as string, eventId).then(
+        () => '201',
+        (error: unknown) => String(error).slice(0, 60),
+      );
+      answered[status] = (answered[status] ?? 0) + 1;
+      await new Promise((resolve) =>
+        setTimeout(resolve, Math.max(0, 1000 - (performance.now() - startedAt))),
+      );
+    }
+  })();
+  const { statuses, healthMs } = await healthDuringFlood(
+    base,
+    { method: 'GET', path: '/api/events?limit=20' },
+    { clients: MIXED.readers, durationMs: MIXED.seconds * 1000 },
+  );
+  buying = false;
+  await purchases;
+  return {
+    health: healthOf(healthMs),
+    reads: statuses,
+    chat: await chat.stop(),
+    purchases: buyers ? { answered } : null,
+  };
 }
 
 /** GETs every URL, `inFlight` at a time. */
@@ -84,13 +200,17 @@ async function getAll(urls: string[], inFlight: number): Promise<void> {
 
 /**
  * The probes of issue 21 against the default single instance (embedded PGlite), each next to its
- * baseline: memory over DISTINCT_URLS distinct catalogue URLs, the slowest search a client may ask, and
- * health during a flood of deeply nested JSON. The attackers run in this process (a worker thread for
- * the flood), the server in its own.
+ * baseline: memory over DISTINCT_URLS distinct catalogue URLs, the slowest search a client may ask,
+ * health during a flood of deeply nested JSON, and under the mixed load with and without purchases.
+ * The load runs in this process (floods and chat on worker threads), the server in its own.
  */
 export async function benchHostile(serverEntry: string): Promise<HostileFigures> {
   const dir = await mkdtemp(path.join(tmpdir(), 'stagedoor-hostile-'));
-  const creatorId = await seedLongEvents(dir);
+  const secret = randomBytes(32).toString('base64url');
+  const seeded = await seedHostile(dir, secret);
+  const { creatorId } = seeded;
+  const tokenOf = (id: number) =>
+    signAccessToken(new TextEncoder().encode(secret), { id, role: 'user', tokenVersion: 0 });
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const server = await startProcess(
@@ -103,8 +223,11 @@ export async function benchHostile(serverEntry: string): Promise<HostileFigures>
       HOST: '127.0.0.1',
       PORT: String(port),
       PUBLIC_URL: base,
+      JWT_SECRET: secret,
       LOG_LEVEL: 'warn',
       SEED_DEMO: '0',
+      // The fans' tickets are bought through the API at the start, a few hundred within seconds.
+      ...CROWD_ENV,
     },
     /is running at/,
   );
@@ -158,7 +281,27 @@ export async function benchHostile(serverEntry: string): Promise<HostileFigures>
     };
     const baseline = await healthDuringFlood(base, request, { clients: 0, durationMs });
     const flood = await healthDuringFlood(base, request, { clients: FLOOD_CLIENTS, durationMs });
+    const fanTokens = await Promise.all(seeded.fanIds.map(tokenOf));
+    const buyerTokens = await Promise.all(seeded.buyerIds.map(tokenOf));
+    for (const token of fanTokens) await buy(base, token, seeded.showId);
+
+    console.info('hostile: socket flood');
+    const flooder = startSocketFlood(base, fanTokens[0] as string, seeded.showId);
+    const flooded = await healthDuringFlood(
+      base,
+      { method: 'GET', path: '/api/health' },
+      { clients: 0, durationMs },
+    );
+    const socketFlood = { health: healthOf(flooded.healthMs), attack: await flooder.stop() };
+
+    console.info('hostile: mixed load');
+    const mixed = {
+      withoutPurchases: await mixedLoad(base, fanTokens, seeded.showId, null),
+      withPurchases: await mixedLoad(base, fanTokens, seeded.showId, buyerTokens),
+    };
     return {
+      socketFlood,
+      mixed,
       rss: { beforeMB, afterMB },
       searches,
       deepJson: {

@@ -7,8 +7,10 @@ import {
   DISTINCT_URLS,
   FLOOD_CLIENTS,
   FLOOD_SECONDS,
+  MIXED,
   type HealthFigures,
   type HostileFigures,
+  type MixedFigures,
 } from './hostile';
 import { READ_CONNECTIONS, type DropFigures, type ReadFigures } from './load';
 import { DROP_ATTEMPTS, DROP_IN_FLIGHT, STOCK } from './seed';
@@ -113,9 +115,30 @@ function firstLoadSection({ brotli, gzip }: FirstLoadFigures): string {
   ].join('\n');
 }
 
-function hostileSection({ rss, searches, deepJson }: HostileFigures): string {
-  const health = (figures: HealthFigures) =>
-    `p50 ${figures.p50ms} ms, p95 ${figures.p95ms} ms, max ${figures.maxMs} ms (${figures.answers} answers)`;
+function mixedRow(label: string, mixed: MixedFigures, baseline: HealthFigures): string {
+  const reads = Object.values(mixed.reads).reduce((total, n) => total + n, 0);
+  const failed = reads - (mixed.reads['200'] ?? 0);
+  const { chat } = mixed;
+  const purchases = mixed.purchases
+    ? `; purchases: ${Object.entries(mixed.purchases.answered)
+        .map(([status, n]) => `${n} × ${status}`)
+        .join(', ')}`
+    : '';
+  return (
+    `| ${label}: ${chat.sockets} sockets in one chat, ${MIXED.messagesPerSecond} messages/s, ` +
+    `${MIXED.readers} connections reading \`GET /api/events\`, ${MIXED.seconds} s | ` +
+    `health ${healthText(mixed.health)}; reads ${count(reads)}, **${count(failed)} failed**; ` +
+    `chat ${count(chat.accepted)} of ${count(chat.sent)} accepted, ${count(chat.delivered)} of ` +
+    `${count(chat.expected)} delivered, ${chat.disconnected} sockets dropped${purchases} | ` +
+    `${healthText(baseline)} (idle) | p95 < 500 ms, no read failing |`
+  );
+}
+
+const healthText = (figures: HealthFigures) =>
+  `p50 ${figures.p50ms} ms, p95 ${figures.p95ms} ms, max ${figures.maxMs} ms (${figures.answers} answers)`;
+
+function hostileSection({ rss, searches, deepJson, socketFlood, mixed }: HostileFigures): string {
+  const health = healthText;
   const statuses = Object.entries(deepJson.statuses)
     .map(([status, n]) => `${count(n)} × ${status}`)
     .join(', ');
@@ -137,6 +160,12 @@ function hostileSection({ rss, searches, deepJson }: HostileFigures): string {
     `| Health during a deep-JSON flood (${FLOOD_CLIENTS} clients, 1 MB nested 500,000 deep, ` +
       `\`POST /api/auth/logout\`, ${FLOOD_SECONDS} s; ${statuses}) | ${health(deepJson.flood)} | ` +
       `${health(deepJson.baseline)} | p95 < 300 ms |`,
+    `| Health during a socket flood (one account, 10 sockets each sending bursts of 5,000 chat messages a ` +
+      `second without waiting, opening again when cut, ${FLOOD_SECONDS} s; ${count(socketFlood.attack.sent)} sent, ` +
+      `${socketFlood.attack.cut} sockets cut, ${socketFlood.attack.refusedHandshakes} handshakes refused) | ` +
+      `${health(socketFlood.health)} | ${health(deepJson.baseline)} | p95 < 300 ms |`,
+    mixedRow('Mixed load without purchases', mixed.withoutPurchases, deepJson.baseline),
+    mixedRow('Mixed load with a purchase a second', mixed.withPurchases, deepJson.baseline),
     '',
   ].join('\n');
 }

@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { SOCKET_PATH } from '@stagedoor/shared/live';
 
 /** One request the flood repeats: its body is sent as it is. */
 interface FloodRequest {
@@ -29,12 +30,21 @@ let sent = 0;
 parentPort.on('message', () => { stopping = true; });
 function once() {
   return new Promise((resolve) => {
+    let counted = false;
+    const count = (status) => {
+      if (counted) return;
+      counted = true;
+      statuses[status] = (statuses[status] || 0) + 1;
+      resolve();
+    };
     sent += 1;
     const req = http.request(baseUrl + request.path.replaceAll('{n}', String(sent)), { method: request.method, headers: request.headers, agent }, (res) => {
       res.resume();
-      res.on('end', () => { statuses[res.statusCode] = (statuses[res.statusCode] || 0) + 1; resolve(); });
+      res.on('end', () => count(res.statusCode));
     });
-    req.on('error', () => { statuses.error = (statuses.error || 0) + 1; resolve(); });
+    // A request unanswered within 10 s counts as timed out (as a browser's fetch would give up).
+    req.setTimeout(10000, () => { count('timeout'); req.destroy(); });
+    req.on('error', () => { count('error'); });
     req.end(request.body);
   });
 }
@@ -82,4 +92,77 @@ export async function healthDuringFlood(
 export function percentile(values: number[], share: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))] ?? NaN;
+}
+
+export interface SocketFloodFigures {
+  /** Events the flooding sockets sent, and the connections the server cut or refused. */
+  sent: number;
+  cut: number;
+  refusedHandshakes: number;
+}
+
+// One account's sockets sending bursts of chat messages without waiting for answers, reconnecting
+// when cut, on a thread of its own.
+const FLOODER = `
+const { workerData, parentPort } = require('node:worker_threads');
+const { io } = require('socket.io-client');
+const { baseUrl, path, token, eventId, sockets, burst, everyMs } = workerData;
+const figures = { sent: 0, cut: 0, refusedHandshakes: 0 };
+let stopping = false;
+const open = new Set();
+parentPort.on('message', () => {
+  stopping = true;
+  for (const socket of open) socket.disconnect();
+  parentPort.postMessage(figures);
+});
+const content = 'x'.repeat(400);
+function flood(socket) {
+  for (let n = 0; n < burst && socket.connected; n += 1) {
+    socket.emit('chatMessage', { eventId, content });
+    figures.sent += 1;
+  }
+}
+async function keepFlooding() {
+  while (!stopping) {
+    const socket = io(baseUrl, { path, transports: ['websocket'], auth: { token: 'Bearer ' + token }, reconnection: false, forceNew: true });
+    const connected = await new Promise((resolve) => {
+      socket.once('connect', () => resolve(true));
+      socket.once('connect_error', () => resolve(false));
+    });
+    if (!connected) { figures.refusedHandshakes += 1; await new Promise((r) => setTimeout(r, everyMs)); continue; }
+    open.add(socket);
+    socket.emit('joinChat', { eventId });
+    await new Promise((resolve) => {
+      const timer = setInterval(() => flood(socket), everyMs);
+      flood(socket);
+      socket.once('disconnect', () => { clearInterval(timer); if (!stopping) figures.cut += 1; open.delete(socket); resolve(); });
+    });
+  }
+}
+for (let n = 0; n < sockets; n += 1) keepFlooding();
+`;
+
+/**
+ * `sockets` sockets of one account each sending `burst` chat messages every `everyMs`, without
+ * waiting for answers, and opening again when the server cuts them; `stop()` answers what happened.
+ */
+export function startSocketFlood(
+  baseUrl: string,
+  token: string,
+  eventId: number,
+  { sockets = 10, burst = 5_000, everyMs = 1_000 } = {},
+): { stop(): Promise<SocketFloodFigures> } {
+  const worker = new Worker(FLOODER, {
+    eval: true,
+    workerData: { baseUrl, path: SOCKET_PATH, token, eventId, sockets, burst, everyMs },
+  });
+  return {
+    async stop() {
+      const figures = new Promise<SocketFloodFigures>((resolve) => worker.once('message', resolve));
+      worker.postMessage('stop');
+      const result = await figures;
+      await worker.terminate();
+      return result;
+    },
+  };
 }

@@ -20,6 +20,7 @@ import {
   settle,
   type LiveClient,
 } from '../../test/live-clients';
+import { healthDuringFlood, percentile, startSocketFlood } from '../../test/flood';
 import { createTestApp } from '../../test/test-app';
 import { TOO_MANY_REQUESTS_MESSAGE, TOO_MANY_WAITING_MESSAGE } from './event-limits';
 import { TOO_MANY_CONNECTIONS_MESSAGE, TOO_MANY_HANDSHAKES_MESSAGE } from './handshake';
@@ -132,6 +133,20 @@ describe("a socket's events", () => {
     ).toBeGreaterThanOrEqual(REFUSALS_BEFORE_DISCONNECT.max);
     // Without the limits, the bystander's request waited behind 2,000 database reads (seconds).
     expect(waitedMs).toBeLessThan(1_000);
+  });
+
+  it('keep health answered while one account floods from all its sockets, reconnecting when cut', async () => {
+    const { fan, event } = await ticketHolder(app);
+    const flood = startSocketFlood(url, fan.token, event.id);
+    const { healthMs } = await healthDuringFlood(
+      url,
+      { method: 'GET', path: '/api/health' },
+      { clients: 0, durationMs: 10_000 },
+    );
+    const attack = await flood.stop();
+    // Cut again and again, and every second refused from the first answers on: health never waits long.
+    expect(attack.cut).toBeGreaterThan(0);
+    expect(percentile(healthMs, 0.95)).toBeLessThan(1000);
   });
 
   it(`are limited to ${REQUEST_LIMITS.perSocket.max} requests per socket and ${REQUEST_LIMITS.perAccount.max} per account every ${REQUEST_LIMITS.perAccount.windowMs / 1000} s`, async () => {
