@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import Fastify, { type FastifyInstance, type preValidationHookHandler } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config';
-import { createDatabase } from './db/database';
+import { createDatabase, EMBEDDED_CHECKPOINT_MS } from './db/database';
 import { deploymentName } from './db/deployment';
 import { invalidTextFailure } from './errors';
 import { serializeError } from './log-errors';
@@ -186,6 +186,7 @@ export async function buildApp(config: Config, seams: TestSeams = {}): Promise<A
     // Routes reach it at request time (a cancelled event's show ends), once it is up.
     app.decorate('live', await setupLiveGateway(app, redis));
     runEvery(app, 'settlement', config.settlementIntervalMs, (now) => runSettlement(app.deps, now));
+    if (database.checkpoint) runEvery(app, 'checkpoint', EMBEDDED_CHECKPOINT_MS, database.checkpoint);
     runEvery(app, 'mail', config.mailIntervalMs, (now) => runMail(app.deps, now));
 
     await app.ready();
