@@ -6,6 +6,7 @@ import {
   EVENT_PRICE_MAX,
   EVENT_SEARCH_MAX_LENGTH,
   EVENT_SEARCH_MAX_WORDS,
+  searchWords,
   ID_MAX,
   PAGE_DEFAULT,
   PAGE_MAX,
@@ -161,9 +162,6 @@ export const pageQuery = {
   limit: wholeNumber('limit', 1, PAGE_MAX).default(PAGE_DEFAULT),
   offset: wholeNumber('offset', 0, ID_MAX).default(0),
 };
-
-/** The words of a search text: what every one of them must match. */
-export const searchWords = (q: string): string[] => q.split(/\s+/).filter(Boolean);
 
 /** GET /events/creator/{id} and /creators/{nickname}/events: a page of a creator's events, as GET /events. */
 export const ZCreatorEventsQuery = z.object(pageQuery);

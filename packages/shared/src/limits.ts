@@ -28,6 +28,11 @@ export const PAGE_MAX = 100;
 export const EVENT_SEARCH_MAX_LENGTH = 100;
 /** The most words GET /events?q matches at once (each must appear): more narrow nothing a fan needs. */
 export const EVENT_SEARCH_MAX_WORDS = 8;
+/**
+ * The words of a search text: what every one of them must match. Here, with no zod, so that the web's
+ * first load (the event search) does not bring the schemas in.
+ */
+export const searchWords = (q: string): string[] => q.split(/\s+/).filter(Boolean);
 
 export const CHAT_MESSAGE_MAX_LENGTH = 500;
 export const CHAT_HISTORY_LIMIT = 50;

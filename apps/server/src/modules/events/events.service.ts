@@ -7,8 +7,8 @@ import {
   type Event,
   type EventListQuery,
   type UpdateEventRequest,
-  searchWords,
 } from '@stagedoor/shared/events';
+import { searchWords } from '@stagedoor/shared/limits';
 import { eventCalendar } from '../../calendar';
 import type { AccountRow } from '../accounts/accounts.tables';
 import type { EventRow } from './events.tables';

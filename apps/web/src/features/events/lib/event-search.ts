@@ -1,5 +1,9 @@
-import { searchWords } from '@stagedoor/shared/events';
-import { EVENT_PRICE_MAX, EVENT_SEARCH_MAX_LENGTH, EVENT_SEARCH_MAX_WORDS } from '@stagedoor/shared/limits';
+import {
+  EVENT_PRICE_MAX,
+  EVENT_SEARCH_MAX_LENGTH,
+  EVENT_SEARCH_MAX_WORDS,
+  searchWords,
+} from '@stagedoor/shared/limits';
 
 /**
  * The /events search as its URL holds it (`?q=&from=&to=&maxPrice=`), so a search can be shared and
