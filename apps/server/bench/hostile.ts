@@ -9,7 +9,7 @@ import { hashPassword } from '../src/modules/accounts/passwords';
 import { signAccessToken } from '../src/modules/accounts/tokens';
 import { freePort } from '../test/free-port';
 import { healthDuringFlood, percentile, startSocketFlood, type SocketFloodFigures } from '../test/flood';
-import { startChatters, type ChatFigures } from './chatters';
+import { startChatters, type ChatFigures } from '../test/chatters';
 import { startProcess } from './processes';
 import { CROWD_ENV } from './seed';
 
@@ -33,6 +33,7 @@ export interface HostileFigures {
   rss: { beforeMB: number; afterMB: number };
   searches: { query: string; status: number; ms: number }[];
   deepJson: { baseline: HealthFigures; flood: HealthFigures; statuses: Record<string, number> };
+  recovery: RecoveryFigures;
 }
 
 const healthOf = (healthMs: number[]): HealthFigures => ({
@@ -186,6 +187,47 @@ async function mixedLoad(
   };
 }
 
+/** Seconds of purchases without pause before the kill: past EMBEDDED_CHECKPOINT_MS (30 s), one checkpoint in. */
+export const KILL_AFTER_SECONDS = 40;
+const KILL_BUYERS_IN_FLIGHT = 20;
+
+export interface RecoveryFigures {
+  /** From the start of the process to the first health answer, after a clean stop and after the kill. */
+  afterStopMs: number;
+  afterKillMs: number;
+  /** Purchases answered 201 before the kill, and the show's tickets sold over the load once restarted. */
+  answeredBeforeKill: number;
+  soldAfterRestart: number;
+}
+
+/** The show's tickets sold, as its public page says. */
+async function soldOf(base: string, eventId: number): Promise<number> {
+  const event = (await (await fetch(`${base}/api/events/${eventId}`)).json()) as {
+    maxTickets: number;
+    ticketsLeft: number;
+  };
+  return event.maxTickets - event.ticketsLeft;
+}
+
+/** Buys one ticket at a time, `KILL_BUYERS_IN_FLIGHT` buyers at once, until `stopped()`; the 201s answered. */
+async function buyWithoutPause(
+  base: string,
+  buyers: string[],
+  eventId: number,
+  stopped: () => boolean,
+): Promise<number> {
+  let sold = 0;
+  const buyer = async (token: string) => {
+    while (!stopped())
+      await buy(base, token, eventId).then(
+        () => (sold += 1),
+        () => undefined,
+      );
+  };
+  await Promise.all(buyers.slice(0, KILL_BUYERS_IN_FLIGHT).map(buyer));
+  return sold;
+}
+
 /** GETs every URL, `inFlight` at a time. */
 async function getAll(urls: string[], inFlight: number): Promise<void> {
   let next = 0;
@@ -213,24 +255,34 @@ export async function benchHostile(serverEntry: string): Promise<HostileFigures>
     signAccessToken(new TextEncoder().encode(secret), { id, role: 'user', tokenVersion: 0 });
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const server = await startProcess(
-    'Stagedoor',
-    process.execPath,
-    [serverEntry],
-    {
-      DATA_DIR: dir,
-      NODE_ENV: 'production',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      PUBLIC_URL: base,
-      JWT_SECRET: secret,
-      LOG_LEVEL: 'warn',
-      SEED_DEMO: '0',
-      // The fans' tickets are bought through the API at the start, a few hundred within seconds.
-      ...CROWD_ENV,
-    },
-    /is running at/,
-  );
+  const startServer = () =>
+    startProcess(
+      'Stagedoor',
+      process.execPath,
+      [serverEntry],
+      {
+        DATA_DIR: dir,
+        NODE_ENV: 'production',
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        PUBLIC_URL: base,
+        JWT_SECRET: secret,
+        LOG_LEVEL: 'warn',
+        SEED_DEMO: '0',
+        // The fans' tickets are bought through the API at the start, a few hundred within seconds.
+        ...CROWD_ENV,
+      },
+      /is running at/,
+    );
+  /** Starts the server again on the same data, and times it from the start to its first health answer. */
+  const restart = async () => {
+    const startedAt = performance.now();
+    server = await startServer();
+    const health = await fetch(`${base}/api/health`);
+    if (!health.ok) throw new Error(`health answered ${health.status} after a restart`);
+    return Math.round(performance.now() - startedAt);
+  };
+  let server = await startServer();
   try {
     console.info('hostile: memory over distinct catalogue URLs');
     // Every kind of catalogue read once, so what the first answers cost is not counted as growth.
@@ -286,7 +338,10 @@ export async function benchHostile(serverEntry: string): Promise<HostileFigures>
     for (const token of fanTokens) await buy(base, token, seeded.showId);
 
     console.info('hostile: socket flood');
-    const flooder = startSocketFlood(base, fanTokens[0] as string, seeded.showId);
+    // A ticket holder of its own: its handshakes, refused for a minute after the flood, are not a fan's.
+    const flooderToken = buyerTokens.at(-1) as string;
+    await buy(base, flooderToken, seeded.showId);
+    const flooder = startSocketFlood(base, flooderToken, seeded.showId);
     const flooded = await healthDuringFlood(
       base,
       { method: 'GET', path: '/api/health' },
@@ -299,7 +354,26 @@ export async function benchHostile(serverEntry: string): Promise<HostileFigures>
       withoutPurchases: await mixedLoad(base, fanTokens, seeded.showId, null),
       withPurchases: await mixedLoad(base, fanTokens, seeded.showId, buyerTokens),
     };
+
+    console.info('hostile: restart after a clean stop, and after a kill under load');
+    await server.stop();
+    const afterStopMs = await restart();
+    const soldBefore = await soldOf(base, seeded.showId);
+    let buying = true;
+    const answered = buyWithoutPause(base, buyerTokens, seeded.showId, () => !buying);
+    await new Promise((resolve) => setTimeout(resolve, KILL_AFTER_SECONDS * 1000));
+    await server.kill();
+    buying = false;
+    const answeredBeforeKill = await answered;
+    const afterKillMs = await restart();
+    const recovery = {
+      afterStopMs,
+      afterKillMs,
+      answeredBeforeKill,
+      soldAfterRestart: (await soldOf(base, seeded.showId)) - soldBefore,
+    };
     return {
+      recovery,
       socketFlood,
       mixed,
       rss: { beforeMB, afterMB },

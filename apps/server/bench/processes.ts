@@ -16,6 +16,8 @@ export interface Running {
   rssBytes(): number;
   /** SIGTERM, and resolves once the process has exited (a Node process writes its --cpu-prof then). */
   stop(): Promise<void>;
+  /** SIGKILL, as a crash or an out-of-memory killer would, and resolves once the process is gone. */
+  kill(): Promise<void>;
 }
 
 const CLOCK_TICKS_PER_SECOND = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }));
@@ -73,6 +75,12 @@ export async function startProcess(
     cpuMicros: () => cpuMicrosOf(pid),
     rssBytes: () => rssBytesOf(pid),
     stop: () => (stopping ??= stopProcess(name, child)),
+    kill: () =>
+      (stopping ??= new Promise<void>((resolve) => {
+        if (!isRunning(child)) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGKILL');
+      })),
   };
 }
 

@@ -7,6 +7,7 @@ import {
   DISTINCT_URLS,
   FLOOD_CLIENTS,
   FLOOD_SECONDS,
+  KILL_AFTER_SECONDS,
   MIXED,
   type HealthFigures,
   type HostileFigures,
@@ -137,7 +138,7 @@ function mixedRow(label: string, mixed: MixedFigures, baseline: HealthFigures): 
 const healthText = (figures: HealthFigures) =>
   `p50 ${figures.p50ms} ms, p95 ${figures.p95ms} ms, max ${figures.maxMs} ms (${figures.answers} answers)`;
 
-function hostileSection({ rss, searches, deepJson, socketFlood, mixed }: HostileFigures): string {
+function hostileSection({ rss, searches, deepJson, socketFlood, mixed, recovery }: HostileFigures): string {
   const health = healthText;
   const statuses = Object.entries(deepJson.statuses)
     .map(([status, n]) => `${count(n)} × ${status}`)
@@ -166,6 +167,10 @@ function hostileSection({ rss, searches, deepJson, socketFlood, mixed }: Hostile
       `${health(socketFlood.health)} | ${health(deepJson.baseline)} | p95 < 300 ms |`,
     mixedRow('Mixed load without purchases', mixed.withoutPurchases, deepJson.baseline),
     mixedRow('Mixed load with a purchase a second', mixed.withPurchases, deepJson.baseline),
+    `| From kill -9 to health answered, after ${KILL_AFTER_SECONDS} s of purchases without pause ` +
+      `(${count(recovery.answeredBeforeKill)} answered 201 before the kill; ` +
+      `**${count(recovery.soldAfterRestart)} sold** once restarted) | **${(recovery.afterKillMs / 1000).toFixed(1)} s** | ` +
+      `${(recovery.afterStopMs / 1000).toFixed(1)} s after a clean stop | every 201 kept |`,
     '',
   ].join('\n');
 }

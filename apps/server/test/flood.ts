@@ -88,6 +88,15 @@ export async function healthDuringFlood(
   return result;
 }
 
+/** Tells a load's worker to stop, and answers the figures it posts back once it has. */
+export async function stopWorker<Figures>(worker: Worker): Promise<Figures> {
+  const figures = new Promise<Figures>((resolve) => worker.once('message', resolve));
+  worker.postMessage('stop');
+  const result = await figures;
+  await worker.terminate();
+  return result;
+}
+
 /** The value below which `share` of `values` lie (0.5: the median). */
 export function percentile(values: number[], share: number): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -157,12 +166,6 @@ export function startSocketFlood(
     workerData: { baseUrl, path: SOCKET_PATH, token, eventId, sockets, burst, everyMs },
   });
   return {
-    async stop() {
-      const figures = new Promise<SocketFloodFigures>((resolve) => worker.once('message', resolve));
-      worker.postMessage('stop');
-      const result = await figures;
-      await worker.terminate();
-      return result;
-    },
+    stop: () => stopWorker<SocketFloodFigures>(worker),
   };
 }

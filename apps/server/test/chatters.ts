@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { SOCKET_PATH } from '@stagedoor/shared/live';
+import { stopWorker } from './flood';
 
 export interface ChatFigures {
   sockets: number;
@@ -26,12 +27,17 @@ let timer;
 parentPort.on('message', () => {
   stopping = true;
   clearInterval(timer);
-  // Messages still in flight are counted as they arrive; a moment for the last deliveries.
-  setTimeout(() => {
-    for (const socket of sockets) socket.disconnect();
+  // Messages still in flight are counted as they arrive: the figures are given once every message
+  // sent has its answer and every accepted one has reached every socket, or after 30 s at most.
+  const givenUpAt = Date.now() + 30000;
+  const settled = setInterval(() => {
     figures.expected = figures.accepted * figures.sockets;
+    const answered = figures.accepted + figures.refused === figures.sent;
+    if ((!answered || figures.delivered < figures.expected) && Date.now() < givenUpAt) return;
+    clearInterval(settled);
+    for (const socket of sockets) socket.disconnect();
     parentPort.postMessage(figures);
-  }, 2000);
+  }, 50);
 });
 async function open(token) {
   const socket = io(baseUrl, { path, transports: ['websocket'], auth: { token: 'Bearer ' + token }, reconnection: false, forceNew: true });
@@ -79,12 +85,6 @@ export async function startChatters(
   });
   if (first !== 'ready') throw new Error(`the chatters did not start: ${JSON.stringify(first)}`);
   return {
-    async stop() {
-      const figures = new Promise<ChatFigures>((resolve) => worker.once('message', resolve));
-      worker.postMessage('stop');
-      const result = await figures;
-      await worker.terminate();
-      return result;
-    },
+    stop: () => stopWorker<ChatFigures>(worker),
   };
 }
