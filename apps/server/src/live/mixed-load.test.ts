@@ -41,7 +41,11 @@ it('keeps health answered, every catalogue read and every chat message while a c
   const show = await createEvent(app, creator, { name: 'The crowded show', maxTickets: 1000 });
   for (let n = 0; n < 20; n += 1) await createEvent(app, creator, { name: `Another show ${n}` });
   const fans = [];
-  for (let n = 0; n < MIXED.fans; n += 1) fans.push((await ticketHolder(app, { event: show })).fan);
+  // Ten at a time: each fan's password is hashed on the thread pool.
+  for (let n = 0; n < MIXED.fans; n += 10) {
+    const holders = await Promise.all(Array.from({ length: 10 }, () => ticketHolder(app, { event: show })));
+    fans.push(...holders.map((holder) => holder.fan));
+  }
 
   const chat = await startChatters(
     url,
@@ -70,4 +74,5 @@ it('keeps health answered, every catalogue read and every chat message while a c
   expect(talked.delivered).toBe(talked.expected);
   // The bench's target is 500 ms on an idle machine; a test shares its machine with other suites.
   expect(percentile(healthMs, 0.95)).toBeLessThan(1000);
-});
+  // A hundred accounts to set up and 10 s of load: beside another copy of the suite, over a minute.
+}, 180_000);
