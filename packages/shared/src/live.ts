@@ -14,6 +14,12 @@ const ZIgnored = z.unknown().optional();
 
 export const ZStreamRequest = z.object({ eventId: ZEventId, userId: ZIgnored });
 export type StreamRequest = z.input<typeof ZStreamRequest>;
+/**
+ * `rehearsal`: goes live for the creator alone (fans are told the show has not started, nobody is
+ * mailed); a start without it during a rehearsal opens the same stream to fans.
+ */
+export const ZStartStreamRequest = ZStreamRequest.extend({ rehearsal: z.boolean().optional() });
+export type StartStreamRequest = z.input<typeof ZStartStreamRequest>;
 export const ZEventRequest = z.object({ eventId: ZEventId });
 export type EventRequest = z.input<typeof ZEventRequest>;
 
@@ -106,11 +112,32 @@ export const ZStreamLayoutRequest = z.object({ eventId: ZEventId, overlay: z.boo
 export const STREAM_END_REASONS = ['stopped', 'lost'] as const;
 export type StreamEndReason = (typeof STREAM_END_REASONS)[number];
 
+/**
+ * What the creator sees after Stop: the show from the moment it opened to fans (ISO dates), the most
+ * viewers at once and the viewers averaged over it, the chat messages written meanwhile, and the
+ * tickets sold for the event.
+ */
+export interface ShowSummary {
+  startedAt: string;
+  endedAt: string;
+  peakViewers: number;
+  averageViewers: number;
+  chatMessages: number;
+  ticketsSold: number;
+}
+
 export interface ClientToServerEvents {
-  /** `isLive`: the stream is live now (its creator may resume it from a reloaded studio). */
-  connectToStream: (request: StreamRequest, ack: Ack<{ viewerCount: number; isLive: boolean }>) => void;
-  startStream: (request: StreamRequest, ack: Ack) => void;
-  stopStream: (request: EventRequest, ack: Ack) => void;
+  /**
+   * `isLive`: the stream is live now for this account (a fan is not told of a rehearsal); `rehearsing`,
+   * to its creator: live for them alone. The creator may resume either from a reloaded studio.
+   */
+  connectToStream: (
+    request: StreamRequest,
+    ack: Ack<{ viewerCount: number; isLive: boolean; rehearsing: boolean }>,
+  ) => void;
+  startStream: (request: StartStreamRequest, ack: Ack) => void;
+  /** `summary`: null when the stream was only rehearsed, or not live any more. */
+  stopStream: (request: EventRequest, ack: Ack<{ summary: ShowSummary | null }>) => void;
   joinStream: (request: StreamRequest, ack: Ack<{ viewerCount: number }>) => void;
   joinChat: (request: EventRequest, ack: Ack<{ messages: ChatMessage[] }>) => void;
   chatMessage: (request: ChatMessageRequest, ack: Ack<{ message: ChatMessage }>) => void;
@@ -133,6 +160,10 @@ export interface ServerToClientEvents {
   /** To the sockets waiting in the stream's room: it is live, join now. */
   streamStarted: (payload: { eventId: number }) => void;
   streamEnded: (payload: { reason: StreamEndReason }) => void;
+  /** To the viewers: the creator's connection dropped; the show goes on if they are back within the grace period. */
+  streamReconnecting: () => void;
+  /** To the viewers: the creator is back after `streamReconnecting`; their picture follows. */
+  streamResumed: () => void;
   /** To the viewers: the broadcaster's layout, when it changes and right after joining. */
   streamLayout: (layout: StreamLayout) => void;
   chatMessage: (message: ChatMessage) => void;

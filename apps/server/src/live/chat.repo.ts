@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, gte, isNull, lte, sql } from 'drizzle-orm';
 import type { Database } from '../db/database';
 import { accountView } from '../modules/accounts/accounts.views';
 import { chatMessages, chatMutes, type ChatMessageRow } from './chat.tables';
@@ -45,6 +45,26 @@ export async function recentChatMessages(
     .orderBy(desc(chatMessages.id))
     .limit(limit);
   return newestFirst.reverse();
+}
+
+/** The messages written in the event's chat from `from` to `to`, deleted ones too (they were written). */
+export async function countChatMessages(
+  db: Database,
+  eventId: number,
+  from: Date,
+  to: Date,
+): Promise<number> {
+  const [row] = await db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(chatMessages)
+    .where(
+      and(
+        eq(chatMessages.eventId, eventId),
+        gte(chatMessages.createdAt, from),
+        lte(chatMessages.createdAt, to),
+      ),
+    );
+  return row?.count ?? 0;
 }
 
 /** Hides the message from the chat; false when the event has no such message. Deleting twice is fine. */

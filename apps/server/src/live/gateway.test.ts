@@ -74,6 +74,7 @@ describe('the socket handshake', () => {
       success: true,
       viewerCount: 0,
       isLive: false,
+      rehearsing: false,
     });
   });
 });
@@ -129,6 +130,7 @@ describe('every event', () => {
       success: true,
       viewerCount: 0,
       isLive: true,
+      rehearsing: false,
     });
   });
 

@@ -91,8 +91,10 @@ export async function setupLiveGateway(
     await media.close();
   });
   return {
-    endStream: (eventId) => endStream(live, eventId, 'stopped'),
-    isLive: async (eventId) => (await live.registry.broadcasterOf(eventId)) !== null,
+    endStream: async (eventId) => {
+      await endStream(live, eventId, 'stopped');
+    },
+    isLive: (eventId) => live.registry.isPublic(eventId),
     connectedSockets: () => io.engine.clientsCount,
     showsBroadcastHere: () => showsBroadcastThrough(live),
     checkMedia: () => media.check(),
@@ -120,8 +122,8 @@ export interface LiveHandle {
   /** Ends the event's show for everyone watching, as its creator's Stop would (a cancelled event). */
   endStream: (eventId: number) => Promise<void>;
   /**
-   * Whether the event's show is on: it has a broadcaster (also while one who dropped has the grace
-   * period to come back), on whichever instance they are connected to.
+   * Whether the event's show is on for its fans: it has a broadcaster (also while one who dropped has
+   * the grace period to come back), on whichever instance they are connected to, and is no rehearsal.
    */
   isLive: (eventId: number) => Promise<boolean>;
   /** Sockets connected to this instance now (GET /metrics). */

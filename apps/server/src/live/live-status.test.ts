@@ -37,7 +37,7 @@ describe('GET /events/{id}/live', () => {
     // Only the event being streamed is live.
     expect(await isLive(other.id)).toBe(false);
 
-    expect(await ack(broadcaster, 'stopStream', { eventId: event.id })).toEqual({ success: true });
+    expect(await ack(broadcaster, 'stopStream', { eventId: event.id })).toMatchObject({ success: true });
     expect(await isLive(event.id)).toBe(false);
   });
 

@@ -2,16 +2,20 @@ import type { StreamLayout } from '@stagedoor/shared/live';
 import type { RedisClient } from '../redis';
 import {
   NO_OVERLAY,
+  showFigures,
   type Admission,
+  type Audience,
   type ForgottenSockets,
+  type Started,
   type StoppedStream,
   type StreamRegistry,
 } from './stream-registry';
 
 const KEY_PREFIX = 'stagedoor:live:stream:';
 /**
- * A hash holding the broadcaster's socket id and instance, and the layout: it exists exactly while the
- * stream is live.
+ * A hash holding the broadcaster's socket id and instance, the layout, when the stream opened to fans
+ * (`opened`, absent during a rehearsal) and its viewer figures (`peak`; `viewerMs`, the viewer count
+ * times the time it lasted, summed up to `countedAt`): it exists exactly while the stream is live.
  */
 const streamKey = (eventId: number) => `${KEY_PREFIX}${eventId}`;
 /** A hash of the viewers: socket id → `<account id>@<instance id>`. */
@@ -28,53 +32,84 @@ const keysOf = (eventId: number) => [
 ];
 
 // Scripts run atomically in Redis, so a check and the write it guards cannot be split by another
-// instance. A socket id is never empty, so '' stands for "any broadcaster".
-// ARGV: broadcaster socket id, its instance, event id. Answers the broadcaster it replaced, or ''.
-const START_SCRIPT = `
+// instance. A socket id is never empty, so '' stands for "any broadcaster". Times are Redis's clock, in
+// ms, the same for every instance.
+const NOW = `
+local function now()
+  local time = redis.call('TIME')
+  return tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+end`;
+
+// Adds the viewers since the last count to the viewer time, before the count changes; answers now.
+const COUNT = `${NOW}
+local function count()
+  local at = now()
+  local since = tonumber(redis.call('HGET', KEYS[1], 'countedAt') or at)
+  redis.call('HINCRBY', KEYS[1], 'viewerMs', redis.call('HLEN', KEYS[2]) * (at - since))
+  redis.call('HSET', KEYS[1], 'countedAt', at)
+  return at
+end`;
+
+// ARGV: broadcaster socket id, its instance, event id, audience. Answers {the broadcaster it replaced
+// or '', 1 when it opened the stream to fans else 0}.
+const START_SCRIPT = `${NOW}
 local previous = redis.call('HGET', KEYS[1], 'broadcaster') or ''
+local at = now()
+if previous == '' then redis.call('HSET', KEYS[1], 'countedAt', at, 'viewerMs', 0, 'peak', 0) end
+local opened = 0
+if ARGV[4] == 'public' and redis.call('HEXISTS', KEYS[1], 'opened') == 0 then
+  redis.call('HSET', KEYS[1], 'opened', at)
+  opened = 1
+end
 redis.call('HSET', KEYS[1], 'broadcaster', ARGV[1], 'instance', ARGV[2])
 redis.call('SADD', KEYS[4], ARGV[3])
-return previous`;
+return {previous, opened}`;
 
-// ARGV: the broadcaster it must be ('' for any), event id. Answers {1, media state or ''} when it
-// stopped the stream, {0} when not.
-const STOP_SCRIPT = `
+// ARGV: the broadcaster it must be ('' for any), event id. Answers {1, media state or '', when it opened
+// ('' if never), when it stopped, peak viewers, viewer ms} when it stopped the stream, {0} when not.
+const STOP_SCRIPT = `${COUNT}
 local broadcaster = redis.call('HGET', KEYS[1], 'broadcaster')
 if not broadcaster or (ARGV[1] ~= '' and broadcaster ~= ARGV[1]) then return {0} end
-local media = redis.call('HGET', KEYS[1], 'media') or ''
+local at = count()
+local stream = redis.call('HMGET', KEYS[1], 'media', 'opened', 'peak', 'viewerMs')
 redis.call('DEL', KEYS[1], KEYS[2], KEYS[3])
 redis.call('SREM', KEYS[4], ARGV[2])
-return {1, media}`;
+return {1, stream[1] or '', stream[2] or '', at, tonumber(stream[3]), tonumber(stream[4])}`;
 
 // ARGV: socket id, account id, seats (-1: no limit), instance. Answers the viewer count, -1 when the
-// stream is not live, -2 when the account's seats are all taken.
-const ADD_VIEWER_SCRIPT = `
-if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
+// stream is not live or only rehearsing, -2 when the account's seats are all taken.
+const ADD_VIEWER_SCRIPT = `${COUNT}
+if redis.call('HEXISTS', KEYS[1], 'opened') == 0 then return -1 end
 if redis.call('HEXISTS', KEYS[2], ARGV[1]) == 0 then
   local seats = tonumber(ARGV[3])
   local taken = tonumber(redis.call('HGET', KEYS[3], ARGV[2]) or '0')
   if seats >= 0 and taken >= seats then return -2 end
+  count()
   redis.call('HSET', KEYS[2], ARGV[1], ARGV[2] .. '@' .. ARGV[4])
   redis.call('HINCRBY', KEYS[3], ARGV[2], 1)
+  local viewers = redis.call('HLEN', KEYS[2])
+  if viewers > tonumber(redis.call('HGET', KEYS[1], 'peak')) then redis.call('HSET', KEYS[1], 'peak', viewers) end
 end
 return redis.call('HLEN', KEYS[2])`;
 
 // Answers the viewer count left, or -1 when the socket was not a viewer.
-const REMOVE_VIEWER_SCRIPT = `
+const REMOVE_VIEWER_SCRIPT = `${COUNT}
 local viewer = redis.call('HGET', KEYS[2], ARGV[1])
 if not viewer then return -1 end
 local account = string.match(viewer, '^[^@]+')
+count()
 redis.call('HDEL', KEYS[2], ARGV[1])
 if redis.call('HINCRBY', KEYS[3], account, -1) <= 0 then redis.call('HDEL', KEYS[3], account) end
 return redis.call('HLEN', KEYS[2])`;
 
 // ARGV: the crashed instance, event id. Removes the stream's viewers connected to it. Answers
 // {broadcaster socket id if it was connected to it, else '', viewer count left, viewers removed...}.
-const FORGET_INSTANCE_SCRIPT = `
+const FORGET_INSTANCE_SCRIPT = `${COUNT}
 if redis.call('EXISTS', KEYS[1]) == 0 then
   redis.call('SREM', KEYS[4], ARGV[2])
   return {'', 0}
 end
+count()
 local answer = {'', 0}
 if redis.call('HGET', KEYS[1], 'instance') == ARGV[1] then
   answer[1] = redis.call('HGET', KEYS[1], 'broadcaster') or ''
@@ -108,24 +143,32 @@ export class RedisStreamRegistry implements StreamRegistry {
     private readonly instanceId: string,
   ) {}
 
-  async start(eventId: number, broadcasterId: string): Promise<string | null> {
-    const previous = await this.redis.eval(START_SCRIPT, {
+  async start(eventId: number, broadcasterId: string, audience: Audience): Promise<Started> {
+    const [previous, opened] = (await this.redis.eval(START_SCRIPT, {
       keys: keysOf(eventId),
-      arguments: [broadcasterId, this.instanceId, String(eventId)],
-    });
-    return typeof previous === 'string' && previous !== '' ? previous : null;
+      arguments: [broadcasterId, this.instanceId, String(eventId), audience],
+    })) as [string, number];
+    return { previous: previous || null, opened: opened === 1 };
   }
 
   async stop(eventId: number, onlyIfBroadcaster = ''): Promise<StoppedStream | null> {
-    const [stopped, media] = (await this.redis.eval(STOP_SCRIPT, {
+    const [stopped, media, openedAt, stoppedAt, peak, viewerMs] = (await this.redis.eval(STOP_SCRIPT, {
       keys: keysOf(eventId),
       arguments: [onlyIfBroadcaster, String(eventId)],
-    })) as [number, string?];
-    return stopped === 1 ? { mediaState: media || null } : null;
+    })) as [number, string?, string?, number?, number?, number?];
+    if (stopped !== 1) return null;
+    const show = openedAt
+      ? showFigures(Number(openedAt), Number(stoppedAt), Number(peak), Number(viewerMs))
+      : null;
+    return { mediaState: media || null, show };
   }
 
   async broadcasterOf(eventId: number): Promise<string | null> {
     return (await this.redis.hGet(streamKey(eventId), 'broadcaster')) ?? null;
+  }
+
+  async isPublic(eventId: number): Promise<boolean> {
+    return (await this.redis.hExists(streamKey(eventId), 'opened')) === 1;
   }
 
   async addViewer(eventId: number, viewerId: string, accountId: number, seats: number): Promise<Admission> {

@@ -92,31 +92,82 @@ describe.each([
     const registry = create();
     const eventId = newEventId();
     expect(await registry.addViewer(eventId, 'v1', 7, 1)).toBe('not-live');
-    expect(await registry.start(eventId, 'b1')).toBeNull();
+    expect(await registry.start(eventId, 'b1', 'public')).toEqual({ previous: null, opened: true });
     expect(await registry.addViewer(eventId, 'v1', 7, 1)).toEqual({ viewerCount: 1 });
     expect(await registry.addViewer(eventId, 'v1', 7, 1)).toEqual({ viewerCount: 1 });
     expect(await registry.addViewer(eventId, 'v2', 8, 1)).toEqual({ viewerCount: 2 });
     expect(await registry.hasViewer(eventId, 'v2')).toBe(true);
     expect(await registry.removeViewer(eventId, 'v2')).toBe(1);
     expect(await registry.removeViewer(eventId, 'v2')).toBeNull();
-    expect(await registry.start(eventId, 'b2')).toBe('b1');
+    expect(await registry.start(eventId, 'b2', 'public')).toEqual({ previous: 'b1', opened: false });
     expect(await registry.broadcasterOf(eventId)).toBe('b2');
     expect(await registry.stop(eventId, 'b1')).toBeNull();
     expect(await registry.viewersOf(eventId)).toEqual(['v1']);
-    expect(await registry.stop(eventId, 'b2')).toEqual({ mediaState: null });
+    expect(await registry.stop(eventId, 'b2')).toMatchObject({ mediaState: null, show: { peakViewers: 2 } });
     expect(await registry.broadcasterOf(eventId)).toBeNull();
     expect(await registry.viewerCount(eventId)).toBe(0);
     expect(await registry.addViewer(eventId, 'v1', 7, 1)).toBe('not-live');
-    expect(await registry.start(eventId, 'b3')).toBeNull();
+    expect(await registry.start(eventId, 'b3', 'public')).toEqual({ previous: null, opened: true });
     expect(await registry.viewersOf(eventId)).toEqual([]);
-    expect(await registry.stop(eventId)).toEqual({ mediaState: null });
+    expect(await registry.stop(eventId)).toMatchObject({ mediaState: null, show: { peakViewers: 0 } });
     expect(await registry.stop(eventId)).toBeNull();
+  });
+
+  it('keeps a rehearsal from fans until a public start opens it, once; a public stream never rehearses again', async () => {
+    const registry = create();
+    const eventId = newEventId();
+    expect(await registry.start(eventId, 'b1', 'rehearsal')).toEqual({ previous: null, opened: false });
+    expect(await registry.broadcasterOf(eventId)).toBe('b1');
+    expect(await registry.isPublic(eventId)).toBe(false);
+    expect(await registry.addViewer(eventId, 'v1', 7, 1)).toBe('not-live');
+    // A reloaded studio takes its rehearsal over, still unseen.
+    expect(await registry.start(eventId, 'b2', 'rehearsal')).toEqual({ previous: 'b1', opened: false });
+    expect(await registry.isPublic(eventId)).toBe(false);
+    expect(await registry.start(eventId, 'b2', 'public')).toEqual({ previous: 'b2', opened: true });
+    expect(await registry.isPublic(eventId)).toBe(true);
+    expect(await registry.addViewer(eventId, 'v1', 7, 1)).toEqual({ viewerCount: 1 });
+    expect(await registry.start(eventId, 'b2', 'public')).toEqual({ previous: 'b2', opened: false });
+    expect(await registry.start(eventId, 'b3', 'rehearsal')).toEqual({ previous: 'b2', opened: false });
+    expect(await registry.isPublic(eventId)).toBe(true);
+    expect(await registry.hasViewer(eventId, 'v1')).toBe(true);
+    // A rehearsal stopped before it opened was no show.
+    await registry.stop(eventId);
+    await registry.start(eventId, 'b4', 'rehearsal');
+    expect(await registry.stop(eventId)).toEqual({ mediaState: null, show: null });
+    expect(await registry.isPublic(eventId)).toBe(false);
+  });
+
+  it('counts the peak and the average viewers of a show from the moment it opened', async () => {
+    const registry = create();
+    const eventId = newEventId();
+    await registry.start(eventId, 'b1', 'rehearsal');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const beforeOpening = Date.now();
+    await registry.start(eventId, 'b1', 'public');
+    const afterOpening = Date.now();
+    await registry.addViewer(eventId, 'v1', 7, 1);
+    await registry.addViewer(eventId, 'v2', 8, 1);
+    await registry.addViewer(eventId, 'v3', 9, 1);
+    await registry.removeViewer(eventId, 'v3');
+    await registry.removeViewer(eventId, 'v2');
+    // Then one viewer for 400 ms at least, which pulls the average towards 1.
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    const stopped = await registry.stop(eventId);
+    const show = stopped?.show;
+    if (!show) throw new Error('a public stream stopped without its figures');
+    expect(show.peakViewers).toBe(3);
+    // The rehearsal's 300 ms are not the show's: it started when it opened (Redis reads the same clock).
+    expect(show.openedAt.getTime()).toBeGreaterThanOrEqual(beforeOpening);
+    expect(show.openedAt.getTime()).toBeLessThanOrEqual(afterOpening);
+    expect(show.stoppedAt.getTime() - show.openedAt.getTime()).toBeGreaterThanOrEqual(400);
+    expect(show.averageViewers).toBeGreaterThanOrEqual(1);
+    expect(show.averageViewers).toBeLessThan(3);
   });
 
   it('gives an account as many seats as it holds tickets, and a seat back when one of its sockets leaves', async () => {
     const registry = create();
     const eventId = newEventId();
-    await registry.start(eventId, 'b1');
+    await registry.start(eventId, 'b1', 'public');
     expect(await registry.addViewer(eventId, 'a1', 7, 2)).toEqual({ viewerCount: 1 });
     expect(await registry.addViewer(eventId, 'a2', 7, 2)).toEqual({ viewerCount: 2 });
     expect(await registry.addViewer(eventId, 'a3', 7, 2)).toBe('no-free-seat');
@@ -129,7 +180,7 @@ describe.each([
     expect(await registry.addViewer(eventId, 'a3', 7, 2)).toEqual({ viewerCount: 6 });
     // A stopped stream frees every seat.
     await registry.stop(eventId);
-    await registry.start(eventId, 'b2');
+    await registry.start(eventId, 'b2', 'public');
     expect(await registry.addViewer(eventId, 'a4', 7, 1)).toEqual({ viewerCount: 1 });
   });
 
@@ -138,13 +189,13 @@ describe.each([
     const eventId = newEventId();
     await registry.setMediaState(eventId, 'room 1');
     expect(await registry.mediaStateOf(eventId)).toBeNull();
-    await registry.start(eventId, 'b1');
+    await registry.start(eventId, 'b1', 'public');
     await registry.setMediaState(eventId, 'room 2');
     expect(await registry.mediaStateOf(eventId)).toBe('room 2');
     // A takeover keeps it; a stop by a socket that is no broadcaster leaves it.
-    await registry.start(eventId, 'b2');
+    await registry.start(eventId, 'b2', 'public');
     expect(await registry.stop(eventId, 'b1')).toBeNull();
-    expect(await registry.stop(eventId, 'b2')).toEqual({ mediaState: 'room 2' });
+    expect(await registry.stop(eventId, 'b2')).toMatchObject({ mediaState: 'room 2' });
     expect(await registry.mediaStateOf(eventId)).toBeNull();
   });
 
@@ -153,11 +204,11 @@ describe.each([
     const eventId = newEventId();
     await registry.setLayout(eventId, { overlay: true });
     expect(await registry.layoutOf(eventId)).toEqual({ overlay: false });
-    await registry.start(eventId, 'b1');
+    await registry.start(eventId, 'b1', 'public');
     await registry.setLayout(eventId, { overlay: true });
     expect(await registry.layoutOf(eventId)).toEqual({ overlay: true });
     await registry.stop(eventId);
-    await registry.start(eventId, 'b2');
+    await registry.start(eventId, 'b2', 'public');
     expect(await registry.layoutOf(eventId)).toEqual({ overlay: false });
   });
 });
@@ -171,8 +222,8 @@ describe('RedisStreamRegistry.forgetInstance', () => {
       5_000_000 + Math.floor(Math.random() * 1_000_000),
       6_000_000 + Math.floor(Math.random() * 1_000_000),
     ];
-    await onA.start(fromA, 'broadcaster-a');
-    await onC.start(fromC, 'broadcaster-c');
+    await onA.start(fromA, 'broadcaster-a', 'public');
+    await onC.start(fromC, 'broadcaster-c', 'public');
     await onA.addViewer(fromA, 'viewer-a', 7, 1);
     await onC.addViewer(fromA, 'viewer-c1', 8, 1);
     await onC.addViewer(fromC, 'viewer-c2', 7, 1);
@@ -203,7 +254,7 @@ describe('seats under concurrent joins', () => {
     const redis = registryClient.client;
     const registry = new RedisStreamRegistry(redis, 'registry-test');
     const eventId = 3_000_000 + Math.floor(Math.random() * 1_000_000);
-    await registry.start(eventId, 'broadcaster');
+    await registry.start(eventId, 'broadcaster', 'public');
     const answers = await join(eventId, 20, (viewerId) => registry.addViewer(eventId, viewerId, 7, 1));
     expect(answers.filter((answer) => answer !== 'no-free-seat')).toHaveLength(1);
 
@@ -240,11 +291,12 @@ describe('two instances sharing Redis', () => {
         success: true,
         viewerCount: 1,
         isLive: true,
+        rehearsing: false,
       });
     }
 
     const ended = waitFor(viewer, 'streamEnded');
-    expect(await ack(broadcaster, 'stopStream', { eventId: event.id })).toEqual({ success: true });
+    expect(await ack(broadcaster, 'stopStream', { eventId: event.id })).toMatchObject({ success: true });
     expect(await ended).toEqual({ reason: 'stopped' });
   });
 
@@ -273,6 +325,7 @@ describe('two instances sharing Redis', () => {
       success: true,
       viewerCount: 1,
       isLive: true,
+      rehearsing: false,
     });
   });
 
@@ -402,7 +455,7 @@ describe('an instance that crashes', () => {
   it('ends, as lost, the show it carried once the grace period from the crash is over', async () => {
     const { event, fan } = await ticketHolder(first);
     const c = await crashingInstance();
-    await c.registry.start(event.id, 'broadcaster-on-c');
+    await c.registry.start(event.id, 'broadcaster-on-c', 'public');
     const viewer = await clients.connect(fan, onB);
     expect(await ack(viewer, 'joinStream', { eventId: event.id })).toEqual({ success: true, viewerCount: 1 });
 
@@ -415,7 +468,7 @@ describe('an instance that crashes', () => {
   it('keeps a show whose creator took it over through another instance', async () => {
     const { creator, event, fan } = await ticketHolder(first);
     const c = await crashingInstance();
-    await c.registry.start(event.id, 'broadcaster-on-c');
+    await c.registry.start(event.id, 'broadcaster-on-c', 'public');
     const viewer = await clients.connect(fan, onB);
     expect(await ack(viewer, 'joinStream', { eventId: event.id })).toMatchObject({ success: true });
     const ended = record(viewer, 'streamEnded');

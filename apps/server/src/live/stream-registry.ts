@@ -1,7 +1,46 @@
 import type { StreamLayout } from '@stagedoor/shared/live';
 
-/** What a stopped stream leaves for its media mode to clean up. */
-export type StoppedStream = { mediaState: string | null };
+/**
+ * Who a live stream is for: `rehearsal`, its creator alone (fans are told it has not started);
+ * `public`, every ticket holder. A rehearsal may become public; a public stream stays public.
+ */
+export type Audience = 'rehearsal' | 'public';
+
+/** What a start did: the broadcaster it replaced (null when it made the stream live), and whether it opened the stream to fans. */
+export interface Started {
+  previous: string | null;
+  opened: boolean;
+}
+
+/**
+ * A stream's public part, from the moment it opened to fans to its stop: the most viewers at once, and
+ * the viewers averaged over that time.
+ */
+export interface ShowFigures {
+  openedAt: Date;
+  stoppedAt: Date;
+  peakViewers: number;
+  averageViewers: number;
+}
+
+/** What a stopped stream leaves: what its media mode must clean up, and its figures if it was ever public. */
+export type StoppedStream = { mediaState: string | null; show: ShowFigures | null };
+
+/** Averages the viewers of a show whose viewer count times the time it lasted came to `viewerMs`. */
+export function showFigures(
+  openedAtMs: number,
+  stoppedAtMs: number,
+  peakViewers: number,
+  viewerMs: number,
+): ShowFigures {
+  const lastedMs = stoppedAtMs - openedAtMs;
+  return {
+    openedAt: new Date(openedAtMs),
+    stoppedAt: new Date(stoppedAtMs),
+    peakViewers,
+    averageViewers: lastedMs > 0 ? Math.round((viewerMs / lastedMs) * 10) / 10 : 0,
+  };
+}
 
 /** A viewer let in (with the new count), or why not: the stream is not live, or the account's seats are taken. */
 export type Admission = { viewerCount: number } | 'not-live' | 'no-free-seat';
@@ -26,18 +65,23 @@ export interface ForgottenSockets {
  * give an account one seat too many, or revive a stopped stream.
  */
 export interface StreamRegistry {
-  /** Makes the socket the stream's broadcaster (the stream is live from now on); answers the one it replaced. */
-  start(eventId: number, broadcasterId: string): Promise<string | null>;
+  /**
+   * Makes the socket the stream's broadcaster (the stream is live from now on), for `audience`: a
+   * rehearsal that starts public opens it to fans; a public stream never goes back to a rehearsal.
+   */
+  start(eventId: number, broadcasterId: string, audience: Audience): Promise<Started>;
   /**
    * Ends the stream and forgets its viewers; answers what the media mode kept for it (setMediaState),
    * or null when nothing was live. With `onlyIfBroadcaster`, only while that socket is still the
    * broadcaster (no one took over since).
    */
   stop(eventId: number, onlyIfBroadcaster?: string): Promise<StoppedStream | null>;
-  /** The broadcaster's socket id while the stream is live, else null. */
+  /** The broadcaster's socket id while the stream is live (rehearsing or public), else null. */
   broadcasterOf(eventId: number): Promise<string | null>;
+  /** Whether the stream is live and open to fans. */
+  isPublic(eventId: number): Promise<boolean>;
   /**
-   * Adds the viewer, a socket of `accountId`, to a live stream, unless that account already watches it
+   * Adds the viewer, a socket of `accountId`, to a public live stream (a rehearsal answers `not-live`), unless that account already watches it
    * on `seats` sockets (Infinity: no limit).
    */
   addViewer(eventId: number, viewerId: string, accountId: number, seats: number): Promise<Admission>;
@@ -68,21 +112,48 @@ interface LiveStream {
   viewers: Map<string, number>;
   layout: StreamLayout;
   mediaState: string | null;
+  /** When it opened to fans (ms since the epoch); null while a rehearsal. */
+  openedAt: number | null;
+  peakViewers: number;
+  /** The viewer count times the time it lasted, summed up to `countedAt`. */
+  viewerMs: number;
+  countedAt: number;
+}
+
+/** Adds the viewers since the last count to the stream's viewer time, before the count changes; answers now. */
+function count(stream: LiveStream): number {
+  const now = Date.now();
+  stream.viewerMs += stream.viewers.size * (now - stream.countedAt);
+  stream.countedAt = now;
+  return now;
 }
 
 /** The registry of a single instance: everything happens in this process, so every step is atomic. */
 export class MemoryStreamRegistry implements StreamRegistry {
   private readonly streams = new Map<number, LiveStream>();
 
-  async start(eventId: number, broadcasterId: string): Promise<string | null> {
+  async start(eventId: number, broadcasterId: string, audience: Audience): Promise<Started> {
+    const now = Date.now();
+    const openedAt = audience === 'public' ? now : null;
     const stream = this.streams.get(eventId);
     if (!stream) {
-      this.streams.set(eventId, { broadcasterId, viewers: new Map(), layout: NO_OVERLAY, mediaState: null });
-      return null;
+      this.streams.set(eventId, {
+        broadcasterId,
+        viewers: new Map(),
+        layout: NO_OVERLAY,
+        mediaState: null,
+        openedAt,
+        peakViewers: 0,
+        viewerMs: 0,
+        countedAt: now,
+      });
+      return { previous: null, opened: openedAt !== null };
     }
     const previous = stream.broadcasterId;
     stream.broadcasterId = broadcasterId;
-    return previous;
+    const opened = stream.openedAt === null && openedAt !== null;
+    if (opened) stream.openedAt = openedAt;
+    return { previous, opened };
   }
 
   async stop(eventId: number, onlyIfBroadcaster?: string): Promise<StoppedStream | null> {
@@ -90,27 +161,40 @@ export class MemoryStreamRegistry implements StreamRegistry {
     if (!stream) return null;
     if (onlyIfBroadcaster !== undefined && stream.broadcasterId !== onlyIfBroadcaster) return null;
     this.streams.delete(eventId);
-    return { mediaState: stream.mediaState };
+    const now = count(stream);
+    const show =
+      stream.openedAt === null
+        ? null
+        : showFigures(stream.openedAt, now, stream.peakViewers, stream.viewerMs);
+    return { mediaState: stream.mediaState, show };
   }
 
   async broadcasterOf(eventId: number): Promise<string | null> {
     return this.streams.get(eventId)?.broadcasterId ?? null;
   }
 
+  async isPublic(eventId: number): Promise<boolean> {
+    return (this.streams.get(eventId)?.openedAt ?? null) !== null;
+  }
+
   async addViewer(eventId: number, viewerId: string, accountId: number, seats: number): Promise<Admission> {
     const stream = this.streams.get(eventId);
-    if (!stream) return 'not-live';
+    if (!stream || stream.openedAt === null) return 'not-live';
     if (!stream.viewers.has(viewerId)) {
       const taken = [...stream.viewers.values()].filter((id) => id === accountId).length;
       if (taken >= seats) return 'no-free-seat';
+      count(stream);
       stream.viewers.set(viewerId, accountId);
+      stream.peakViewers = Math.max(stream.peakViewers, stream.viewers.size);
     }
     return { viewerCount: stream.viewers.size };
   }
 
   async removeViewer(eventId: number, viewerId: string): Promise<number | null> {
     const stream = this.streams.get(eventId);
-    if (!stream?.viewers.delete(viewerId)) return null;
+    if (!stream?.viewers.has(viewerId)) return null;
+    count(stream);
+    stream.viewers.delete(viewerId);
     return stream.viewers.size;
   }
 

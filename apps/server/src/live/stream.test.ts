@@ -89,7 +89,7 @@ describe('startStream and stopStream', () => {
     const viewer = await joinedViewer(event);
     const ended = waitFor(viewer, 'streamEnded');
     const counts = record(viewer, 'viewerCountUpdate');
-    expect(await ack(broadcaster, 'stopStream', { eventId: event.id })).toEqual({ success: true });
+    expect(await ack(broadcaster, 'stopStream', { eventId: event.id })).toMatchObject({ success: true });
     expect(await ended).toEqual({ reason: 'stopped' });
     await settle(viewer);
     expect(counts).toEqual([{ viewerCount: 0 }]);
@@ -99,7 +99,7 @@ describe('startStream and stopStream', () => {
       error: 'Stream not found',
     });
     // Stopping again is not an error: it is stopped.
-    expect(await ack(broadcaster, 'stopStream', { eventId: event.id })).toEqual({ success: true });
+    expect(await ack(broadcaster, 'stopStream', { eventId: event.id })).toMatchObject({ success: true });
   });
 
   it('mails "live now" to each ticket holder once per show, not again when the creator resumes', async () => {
@@ -134,6 +134,161 @@ describe('startStream and stopStream', () => {
       success: false,
       error: 'Only active events can be streamed',
     });
+  });
+});
+
+describe('a rehearsal', () => {
+  const liveNowOf = async (eventId: number) =>
+    (await app.deps.db.select().from(outbox).where(eq(outbox.kind, 'live-now')))
+      .filter((mail) => mail.key.startsWith(`live-now:event:${eventId}:`))
+      .map((mail) => mail.toAddress)
+      .sort();
+  const liveStatus = async (eventId: number) =>
+    (await api(app, { method: 'GET', url: `/api/events/${eventId}/live` })).json();
+
+  it('is live for the creator alone: no streamStarted, no mail, not live, fans told it has not started', async () => {
+    const { creator, event, fans } = await eventWithSales(app, { sales: [1, 2] });
+    const waiting = await clients.connect(fans[0]);
+    expect(await ack(waiting, 'joinStream', { eventId: event.id })).toMatchObject({
+      code: 'STREAM_NOT_LIVE',
+    });
+    const heard = ['streamStarted', 'streamEnded', 'viewerCountUpdate', 'streamLayout'].map((name) =>
+      record(waiting, name as 'streamStarted'),
+    );
+
+    const studio = await clients.connect(creator);
+    expect(await ack(studio, 'startStream', { eventId: event.id, rehearsal: true })).toEqual({
+      success: true,
+    });
+    studio.emit('streamLayout', { eventId: event.id, overlay: true });
+    expect(await ack(waiting, 'joinStream', { eventId: event.id })).toEqual({
+      success: false,
+      code: 'STREAM_NOT_LIVE',
+      error: 'Stream not found',
+    });
+    expect(await ack(waiting, 'connectToStream', { eventId: event.id })).toEqual({
+      success: true,
+      viewerCount: 0,
+      isLive: false,
+      rehearsing: false,
+    });
+    expect(await ack(studio, 'connectToStream', { eventId: event.id })).toEqual({
+      success: true,
+      viewerCount: 0,
+      isLive: true,
+      rehearsing: true,
+    });
+    expect(await liveStatus(event.id)).toEqual({ live: false });
+    expect(await liveNowOf(event.id)).toEqual([]);
+
+    // Stopping a rehearsal ends nothing fans could see: no word to them, no summary.
+    expect(await ack(studio, 'stopStream', { eventId: event.id })).toEqual({ success: true, summary: null });
+    await settle(studio, waiting);
+    expect(heard).toEqual([[], [], [], []]);
+  });
+
+  it('goes public from the same stream, with one "live now" per buyer however often it starts', async () => {
+    const { creator, event, fans } = await eventWithSales(app, { sales: [1, 2] });
+    const waiting = await clients.connect(fans[0]);
+    await ack(waiting, 'joinStream', { eventId: event.id });
+    const started = record(waiting, 'streamStarted');
+    const studio = await clients.connect(creator);
+    expect(await ack(studio, 'startStream', { eventId: event.id, rehearsal: true })).toEqual({
+      success: true,
+    });
+    // A studio reloaded during the rehearsal takes it over, still unseen.
+    const reloaded = await clients.connect(creator);
+    expect(await ack(reloaded, 'startStream', { eventId: event.id, rehearsal: true })).toEqual({
+      success: true,
+    });
+    await settle(reloaded, waiting);
+    expect(started).toEqual([]);
+
+    const opened = waitFor(waiting, 'streamStarted');
+    expect(await ack(reloaded, 'startStream', { eventId: event.id })).toEqual({ success: true });
+    expect(await opened).toEqual({ eventId: event.id });
+    expect(await liveStatus(event.id)).toEqual({ live: true });
+    expect(await ack(waiting, 'joinStream', { eventId: event.id })).toEqual({
+      success: true,
+      viewerCount: 1,
+    });
+    // Starting again, or asking for a rehearsal of a public show, changes nothing for fans.
+    expect(await ack(reloaded, 'startStream', { eventId: event.id })).toEqual({ success: true });
+    expect(await ack(reloaded, 'startStream', { eventId: event.id, rehearsal: true })).toEqual({
+      success: true,
+    });
+    expect(await liveStatus(event.id)).toEqual({ live: true });
+    await settle(reloaded, waiting);
+    expect(started).toEqual([{ eventId: event.id }]);
+    expect(await liveNowOf(event.id)).toEqual(fans.map((fan) => fan.email).sort());
+
+    // A second show of the same event mails nobody again.
+    await ack(reloaded, 'stopStream', { eventId: event.id });
+    expect(await ack(reloaded, 'startStream', { eventId: event.id })).toEqual({ success: true });
+    expect(await liveNowOf(event.id)).toEqual(fans.map((fan) => fan.email).sort());
+  });
+
+  it('that drops and does not come back ends without a word to fans', async () => {
+    const { creator, event, fans } = await eventWithSales(app);
+    const waiting = await clients.connect(fans[0]);
+    await ack(waiting, 'joinStream', { eventId: event.id });
+    const heard = ['streamReconnecting', 'streamEnded'].map((name) => record(waiting, name as 'streamEnded'));
+    const studio = await clients.connect(creator);
+    await ack(studio, 'startStream', { eventId: event.id, rehearsal: true });
+    studio.disconnect();
+    await expect.poll(() => app.live.isLive(event.id), { timeout: GRACE_MS + EVENT_TIMEOUT_MS }).toBe(false);
+    const tab = await clients.connect(creator);
+    await expect
+      .poll(async () => (await ack(tab, 'connectToStream', { eventId: event.id })) as { isLive?: boolean }, {
+        timeout: GRACE_MS + EVENT_TIMEOUT_MS,
+      })
+      .toMatchObject({ isLive: false });
+    await settle(waiting);
+    expect(heard).toEqual([[], []]);
+  });
+});
+
+describe("a show's summary", () => {
+  it('answers Stop with the time it was public, peak and average viewers, chat messages and tickets sold', async () => {
+    const { creator, event, fans } = await eventWithSales(app, { sales: [1, 2, 1] });
+    const studio = await clients.connect(creator);
+    await ack(studio, 'startStream', { eventId: event.id, rehearsal: true });
+    // Messages before the show opened are not the show's.
+    expect(await ack(studio, 'joinChat', { eventId: event.id })).toMatchObject({ success: true });
+    expect(await ack(studio, 'chatMessage', { eventId: event.id, content: 'Sound check' })).toMatchObject({
+      success: true,
+    });
+    const beforeOpening = Date.now();
+    await ack(studio, 'startStream', { eventId: event.id });
+    const [first, second, third] = await Promise.all(fans.map((fan) => clients.connect(fan)));
+    if (!first || !second || !third) throw new Error('three fans bought tickets');
+    const viewers = [first, second, third];
+    for (const viewer of viewers) {
+      expect(await ack(viewer, 'joinStream', { eventId: event.id })).toMatchObject({ success: true });
+    }
+    expect(await ack(first, 'joinChat', { eventId: event.id })).toMatchObject({ success: true });
+    for (const content of ['Hello', 'Great show']) {
+      expect(await ack(first, 'chatMessage', { eventId: event.id, content })).toMatchObject({
+        success: true,
+      });
+    }
+    const leftCount = waitFor(studio, 'viewerLeft');
+    third.disconnect();
+    await leftCount;
+
+    const answer = await ack(studio, 'stopStream', { eventId: event.id });
+    const afterStop = Date.now();
+    expect(answer).toMatchObject({
+      success: true,
+      summary: { peakViewers: 3, chatMessages: 2, ticketsSold: 4 },
+    });
+    const { summary } = answer as { summary: { startedAt: string; endedAt: string; averageViewers: number } };
+    expect(Date.parse(summary.startedAt)).toBeGreaterThanOrEqual(beforeOpening);
+    expect(Date.parse(summary.endedAt)).toBeLessThanOrEqual(afterStop);
+    expect(summary.averageViewers).toBeGreaterThan(0);
+    expect(summary.averageViewers).toBeLessThanOrEqual(3);
+    // Stopping again: nothing was live, so no summary.
+    expect(await ack(studio, 'stopStream', { eventId: event.id })).toEqual({ success: true, summary: null });
   });
 });
 
@@ -181,7 +336,7 @@ describe('joinStream', () => {
     expect(strangerHeard).toEqual([]);
 
     // A fan who saw the end of the show hears it start again.
-    expect(await ack(broadcaster, 'stopStream', { eventId: event.id })).toEqual({ success: true });
+    expect(await ack(broadcaster, 'stopStream', { eventId: event.id })).toMatchObject({ success: true });
     const restarted = waitFor(viewer, 'streamStarted');
     expect(await ack(broadcaster, 'startStream', { eventId: event.id })).toEqual({ success: true });
     expect(await restarted).toEqual({ eventId: event.id });
@@ -244,6 +399,7 @@ describe('joinStream', () => {
       success: true,
       viewerCount: 0,
       isLive: true,
+      rehearsing: false,
     });
     const counts = record(panel, 'viewerCountUpdate');
     const joined = record(broadcaster, 'viewerJoined');
@@ -268,6 +424,7 @@ describe('joinStream', () => {
       success: true,
       viewerCount: 1,
       isLive: true,
+      rehearsing: false,
     });
   });
 });
@@ -361,6 +518,7 @@ describe('signalling', () => {
       success: true,
       viewerCount: 0,
       isLive: true,
+      rehearsing: false,
     });
   });
 });
@@ -385,11 +543,16 @@ describe('a broadcaster who drops', () => {
     const { creator, event, broadcaster } = await liveShow(app, clients);
     const viewer = await joinedViewer(event);
     const ended = record(viewer, 'streamEnded');
+    // The viewer is told why the picture froze, and that it comes back.
+    const reconnecting = waitFor(viewer, 'streamReconnecting');
     broadcaster.disconnect();
+    await reconnecting;
 
     const comeback = await clients.connect(creator);
     const joined = waitFor(comeback, 'viewerJoined');
+    const resumed = waitFor(viewer, 'streamResumed');
     expect(await ack(comeback, 'startStream', { eventId: event.id })).toEqual({ success: true });
+    await resumed;
     // The new socket makes each viewer a new offer, which reaches them from it.
     expect(await joined).toEqual({ viewerId: viewer.id });
     const offer = waitFor(viewer, 'offer');
@@ -403,6 +566,7 @@ describe('a broadcaster who drops', () => {
       success: true,
       viewerCount: 1,
       isLive: true,
+      rehearsing: false,
     });
   });
 

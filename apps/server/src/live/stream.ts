@@ -1,14 +1,20 @@
 import { eventState } from '@stagedoor/shared/event-state';
 import {
   ZEventRequest,
+  ZStartStreamRequest,
   ZStreamLayoutRequest,
   ZStreamRequest,
+  type ShowSummary,
   type StreamEndReason,
 } from '@stagedoor/shared/live';
+import { isCreatorOf } from '../policy';
+import { findEvent } from '../modules/events/events.service';
 import { queueLiveNow } from '../modules/orders/reminders';
 import { ownedEvent, watchableEvent } from './access';
+import { countChatMessages } from './chat.repo';
 import { streamRoom, type Live, type LiveSocket } from './context';
 import { LiveError, type SocketHandlers } from './handlers';
+import type { ShowFigures } from './stream-registry';
 
 const STREAM_NOT_FOUND_MESSAGE = 'Stream not found';
 const ONLY_CREATOR_STARTS_MESSAGE = 'Only the event creator can start this stream';
@@ -37,24 +43,28 @@ export function registerStreamHandlers(live: Live, socket: LiveSocket, handlers:
   socket.on(
     'connectToStream',
     handlers.acked(ZStreamRequest, async ({ eventId }) => {
-      await watchableEvent(live.deps, account, eventId);
+      const { event } = await watchableEvent(live.deps, account, eventId);
       await socket.join(streamRoom(eventId));
-      const [viewerCount, broadcasterId] = await Promise.all([
+      const [viewerCount, broadcasterId, isPublic] = await Promise.all([
         live.registry.viewerCount(eventId),
         live.registry.broadcasterOf(eventId),
+        live.registry.isPublic(eventId),
       ]);
-      return { viewerCount, isLive: broadcasterId !== null };
+      // A rehearsal is the creator's alone: to anyone else nothing is live.
+      const rehearsing = broadcasterId !== null && !isPublic && isCreatorOf(account, event);
+      return { viewerCount, isLive: isPublic || rehearsing, rehearsing };
     }),
   );
 
   socket.on(
     'startStream',
-    handlers.acked(ZStreamRequest, async ({ eventId }) => {
+    handlers.acked(ZStartStreamRequest, async ({ eventId, rehearsal }) => {
       const event = await ownedEvent(live.deps, account, eventId, ONLY_CREATOR_STARTS_MESSAGE);
       if (!eventState(event, new Date()).streams) throw new LiveError('CONFLICT', INACTIVE_EVENT_MESSAGE);
       await leaveCurrentStream(live, socket, eventId);
       cancelGracePeriod(live, eventId);
-      const previous = await live.registry.start(eventId, socket.id);
+      const audience = rehearsal === true ? 'rehearsal' : 'public';
+      const { previous, opened } = await live.registry.start(eventId, socket.id, audience);
       socket.data.stream = { eventId, role: 'broadcaster' };
       await socket.join(streamRoom(eventId));
       try {
@@ -67,13 +77,20 @@ export function registerStreamHandlers(live: Live, socket: LiveSocket, handlers:
         }
         throw error;
       }
-      // Fans waiting on the stream page join at once instead of at their next retry.
-      if (previous === null) {
+      // Fans hear of the show when it opens to them, from a rehearsal or at once, never of a rehearsal:
+      // those waiting on the stream page join at once instead of at their next retry.
+      if (opened) {
         live.io.to(streamRoom(eventId)).emit('streamStarted', { eventId });
-        // Ticket holders not on the page hear it by mail, once per show.
+        // Ticket holders not on the page hear it by mail, once per show and buyer.
         await queueLiveNow(db, eventId);
+      } else if (previous !== null && previous !== socket.id && (await live.registry.isPublic(eventId))) {
+        // The creator is back (a reloaded studio) before the grace period ran out.
+        live.io.to(streamRoom(eventId)).emit('streamResumed');
       }
-      await announceViewerCount(live, eventId);
+      const viewerCount = await live.registry.viewerCount(eventId);
+      // The count of a rehearsal (none) is the studio's alone.
+      const hearers = (await live.registry.isPublic(eventId)) ? live.io.to(streamRoom(eventId)) : socket;
+      hearers.emit('viewerCountUpdate', { viewerCount });
       return {};
     }),
   );
@@ -83,9 +100,9 @@ export function registerStreamHandlers(live: Live, socket: LiveSocket, handlers:
     handlers.acked(ZEventRequest, async ({ eventId }) => {
       await ownedEvent(live.deps, account, eventId, ONLY_CREATOR_STOPS_MESSAGE);
       // Stopping what is not live (any more) is no error: the creator wants it stopped, and it is.
-      await endStream(live, eventId, 'stopped');
+      const show = await endStream(live, eventId, 'stopped');
       if (socket.data.stream?.eventId === eventId) socket.data.stream = null;
-      return {};
+      return { summary: show && (await summaryOf(live, eventId, show)) };
     }),
   );
 
@@ -120,7 +137,9 @@ export function registerStreamHandlers(live: Live, socket: LiveSocket, handlers:
       if (current?.role !== 'broadcaster' || current.eventId !== eventId) return;
       if ((await live.registry.broadcasterOf(eventId)) !== socket.id) return;
       await live.registry.setLayout(eventId, { overlay });
-      live.io.to(streamRoom(eventId)).emit('streamLayout', { overlay });
+      // Viewers of a rehearsal are none: they are sent the layout when they join.
+      if (await live.registry.isPublic(eventId))
+        live.io.to(streamRoom(eventId)).emit('streamLayout', { overlay });
     }),
   );
 
@@ -156,27 +175,42 @@ async function leaveViewers(live: Live, socket: LiveSocket, eventId: number): Pr
   await live.media.viewerLeft(socket.id, eventId);
 }
 
-async function announceViewerCount(live: Live, eventId: number): Promise<void> {
-  const viewerCount = await live.registry.viewerCount(eventId);
-  live.io.to(streamRoom(eventId)).emit('viewerCountUpdate', { viewerCount });
+/** The figures of a show that just ended, with the chat messages written during it and the tickets sold. */
+async function summaryOf(live: Live, eventId: number, show: ShowFigures): Promise<ShowSummary> {
+  const [chatMessages, event] = await Promise.all([
+    countChatMessages(live.deps.db, eventId, show.openedAt, show.stoppedAt),
+    findEvent(live.deps, eventId),
+  ]);
+  return {
+    startedAt: show.openedAt.toISOString(),
+    endedAt: show.stoppedAt.toISOString(),
+    peakViewers: show.peakViewers,
+    averageViewers: show.averageViewers,
+    chatMessages,
+    ticketsSold: event?.sold ?? 0,
+  };
 }
 
 /**
  * Ends the stream, if it is live (and, with `abandonedBy`, only if that socket is still its
- * broadcaster): its room hears `streamEnded` with the reason, and a count of 0.
+ * broadcaster): if fans could see it, its room hears `streamEnded` with the reason, and a count of 0
+ * (a rehearsal ends without a word to them). Answers the show's figures, if it was ever public.
  */
 export async function endStream(
   live: Live,
   eventId: number,
   reason: StreamEndReason,
   abandonedBy?: string,
-): Promise<void> {
+): Promise<ShowFigures | null> {
   if (abandonedBy === undefined) cancelGracePeriod(live, eventId);
   const stopped = await live.registry.stop(eventId, abandonedBy);
-  if (!stopped) return;
-  live.io.to(streamRoom(eventId)).emit('streamEnded', { reason });
-  live.io.to(streamRoom(eventId)).emit('viewerCountUpdate', { viewerCount: 0 });
+  if (!stopped) return null;
+  if (stopped.show) {
+    live.io.to(streamRoom(eventId)).emit('streamEnded', { reason });
+    live.io.to(streamRoom(eventId)).emit('viewerCountUpdate', { viewerCount: 0 });
+  }
   await live.media.ended(eventId, stopped.mediaState);
+  return stopped.show;
 }
 
 /**
@@ -187,6 +221,7 @@ export async function endStream(
 async function startGracePeriod(live: Live, socket: LiveSocket, eventId: number): Promise<void> {
   if ((await live.registry.broadcasterOf(eventId)) !== socket.id) return;
   await live.media.broadcasterLeft(socket.id, eventId);
+  if (await live.registry.isPublic(eventId)) live.io.to(streamRoom(eventId)).emit('streamReconnecting');
   endUnlessTakenOver(live, eventId, socket.id, live.deps.config.streamGraceMs);
 }
 

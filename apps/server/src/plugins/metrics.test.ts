@@ -149,7 +149,7 @@ describe('GET /metrics', () => {
     await heard;
     expect(await sample('stagedoor_chat_messages_total')).toBe(messages + 1);
 
-    expect(await ack(broadcaster, 'stopStream', { eventId: event.id })).toEqual({ success: true });
+    expect(await ack(broadcaster, 'stopStream', { eventId: event.id })).toMatchObject({ success: true });
     expect(await sample('stagedoor_live_shows')).toBe(0);
     clients.closeAll();
     await expect.poll(() => sample('stagedoor_connected_sockets')).toBe(sockets);
