@@ -105,12 +105,22 @@ export type ProfileForm = z.infer<typeof ZProfileForm>;
 export const ZForgotPasswordRequest = z.object({ email: ZEmail });
 export type ForgotPasswordRequest = z.infer<typeof ZForgotPasswordRequest>;
 
+/** A link's token as mailed: what a reset or a watch link carries. */
+const ZLinkToken = z
+  .string({ error: 'Token is required' })
+  .min(1, 'Token is required')
+  .max(200, 'Token is too long');
+
 /** POST /auth/reset-password: the token of the mailed link and the new password. */
 export const ZResetPasswordRequest = z.object({
-  token: z.string({ error: 'Token is required' }).min(1, 'Token is required').max(200, 'Token is too long'),
+  token: ZLinkToken,
   password: ZNewPassword,
 });
 export type ResetPasswordRequest = z.infer<typeof ZResetPasswordRequest>;
+
+/** POST /auth/watch-link: the token of a watch link (`/watch/{token}`) from a mail that leads to a show. */
+export const ZWatchLinkRequest = z.object({ token: ZLinkToken });
+export type WatchLinkRequest = z.infer<typeof ZWatchLinkRequest>;
 
 /** POST /auth/change-password */
 export const ZChangePasswordRequest = z.object({
@@ -156,6 +166,10 @@ export type SessionUser = z.infer<typeof ZSessionUser>;
 
 export const ZAuthResponse = z.object({ access_token: z.string(), user: ZSessionUser });
 export type AuthResponse = z.infer<typeof ZAuthResponse>;
+
+/** POST /auth/watch-link: signed in as a login answers, and the event whose stream the link opens. */
+export const ZWatchLinkResponse = ZAuthResponse.extend({ eventId: z.number().int().positive() });
+export type WatchLinkResponse = z.infer<typeof ZWatchLinkResponse>;
 
 export const ZVerifyTokenResponse = z.object({ valid: z.boolean(), user: ZSessionUser.nullable() });
 export type VerifyTokenResponse = z.infer<typeof ZVerifyTokenResponse>;

@@ -18,6 +18,7 @@ import type { Deps } from '../../deps';
 import { AppError, hasCode } from '../../errors';
 import {
   findAccountByEmail,
+  findAccountById,
   findNicknamesStartingWith,
   insertAccount,
   lockAccountById,
@@ -242,6 +243,18 @@ export async function logOut(
 /** POST /auth/logout-all: every token issued so far is revoked, as a password change does. */
 export async function logOutEverywhere(deps: Pick<Deps, 'db'>, account: AccountRow): Promise<void> {
   await revokeAllTokens(deps.db, account.id);
+}
+
+/**
+ * Signs the account in without its password, for another module that proved who it is (a watch link
+ * from a mail): null when no such account is left.
+ */
+export async function signInAccount(
+  deps: Pick<Deps, 'db' | 'config'>,
+  accountId: number,
+): Promise<AuthResponse | null> {
+  const account = await findAccountById(deps.db, accountId);
+  return account && startSession(deps, account);
 }
 
 async function startSession(deps: Pick<Deps, 'config'>, account: AccountRow): Promise<AuthResponse> {

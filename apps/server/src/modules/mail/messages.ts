@@ -1,6 +1,6 @@
 import { formatDollars } from '@stagedoor/shared/money';
 import { eventCalendar } from '../../calendar';
-import type { MailFacts, MailKind, ShowFacts } from './outbox';
+import type { MailFacts, MailKind, ShowFacts, WatchFacts } from './outbox';
 
 export interface RenderedMail {
   subject: string;
@@ -65,7 +65,11 @@ ${footer ? `<p style="font-size:12px;color:#64748b;margin:16px 0">${escapeHtml(f
 const plain = (mail: Omit<RenderedMail, 'attachments'>): RenderedMail => ({ ...mail, attachments: [] });
 
 const eventUrl = (links: MailLinks, facts: ShowFacts) => `${links.siteUrl}/events/${facts.eventId}`;
-const streamUrl = (links: MailLinks, facts: ShowFacts) => `${links.siteUrl}/events/${facts.eventId}/stream`;
+/** Where a message leads to the show: its watch link, which signs the reader in on the way. */
+const watchUrl = (links: MailLinks, facts: ShowFacts & WatchFacts) =>
+  facts.watchToken
+    ? `${links.siteUrl}/watch/${facts.watchToken}`
+    : `${links.siteUrl}/events/${facts.eventId}/stream`;
 const remindersFooter = (links: MailLinks, accountId: number) =>
   `You get this because you hold a ticket. Turn reminders off: ${links.remindersOff(accountId)}`;
 
@@ -98,8 +102,8 @@ const RENDER: { [Kind in MailKind]: (facts: MailFacts[Kind], links: MailLinks) =
     ...layout(`Your tickets for ${facts.eventName}`, [
       `Thank you, ${facts.firstName}. Order #${facts.orderId}: ${facts.quantity} ticket(s), ${formatDollars(facts.totalCents)} in total.`,
       `${facts.eventName}${facts.creatorName ? ` with ${facts.creatorName}` : ''}: ${showTime(facts)}.`,
-      'The calendar invitation is attached. Come back to this link when the show starts:',
-      { button: 'Watch', url: streamUrl(links, facts) },
+      'The calendar invitation is attached. This link opens your show, no password needed: keep it to yourself.',
+      { button: 'Watch', url: watchUrl(links, facts) },
     ]),
     attachments: [
       {
@@ -125,7 +129,7 @@ const RENDER: { [Kind in MailKind]: (facts: MailFacts[Kind], links: MailLinks) =
         `${facts.eventName} is tomorrow`,
         [
           `Hi ${facts.firstName}, your show starts ${showTime(facts)}.`,
-          { button: 'Open the event', url: eventUrl(links, facts) },
+          { button: 'Go to the show', url: watchUrl(links, facts) },
         ],
         remindersFooter(links, facts.accountId),
       ),
@@ -137,7 +141,7 @@ const RENDER: { [Kind in MailKind]: (facts: MailFacts[Kind], links: MailLinks) =
         `${facts.eventName} starts in an hour`,
         [
           `Hi ${facts.firstName}, your show starts ${showTime(facts)}.`,
-          { button: 'Watch', url: streamUrl(links, facts) },
+          { button: 'Watch', url: watchUrl(links, facts) },
         ],
         remindersFooter(links, facts.accountId),
       ),
@@ -149,7 +153,7 @@ const RENDER: { [Kind in MailKind]: (facts: MailFacts[Kind], links: MailLinks) =
         `${facts.eventName} is live now`,
         [
           `Hi ${facts.firstName}, the show has started.`,
-          { button: 'Watch now', url: streamUrl(links, facts) },
+          { button: 'Watch now', url: watchUrl(links, facts) },
         ],
         remindersFooter(links, facts.accountId),
       ),

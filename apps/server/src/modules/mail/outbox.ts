@@ -7,10 +7,11 @@ import type { RefundReason } from '@stagedoor/shared/orders';
 /** The facts a message tells, by kind, as they were when it was queued; rendered when sent. */
 export interface MailFacts {
   welcome: { firstName: string; role: 'creator' | 'user' };
-  receipt: ShowFacts & { orderId: number; quantity: number; totalCents: number; creatorName: string };
-  'reminder-24h': ShowFacts & { accountId: number };
-  'reminder-1h': ShowFacts & { accountId: number };
-  'live-now': ShowFacts & { accountId: number };
+  receipt: ShowFacts &
+    WatchFacts & { orderId: number; quantity: number; totalCents: number; creatorName: string };
+  'reminder-24h': ShowFacts & WatchFacts & { accountId: number };
+  'reminder-1h': ShowFacts & WatchFacts & { accountId: number };
+  'live-now': ShowFacts & WatchFacts & { accountId: number };
   refund: ShowFacts & { orderId: number; totalCents: number; reason: RefundReason };
   'password-changed': { firstName: string };
   'password-reset': { firstName: string; token: string };
@@ -27,6 +28,18 @@ export interface ShowFacts {
   /** ISO 8601, UTC. */
   eventDate: string;
 }
+
+/**
+ * A message that leads to the show carries the token of a watch link (orders/watch-links.ts), which
+ * signs its reader in and opens the stream; the worker forgets it once the message is sent. Messages
+ * queued before watch links existed have none, and link to the stream page.
+ */
+export interface WatchFacts {
+  watchToken?: string;
+}
+
+/** The facts that are secrets: kept only until the message is sent. */
+export const SECRET_FACTS = ['token', 'watchToken'] as const;
 
 interface QueuedMail<Kind extends MailKind> {
   key: string;
@@ -79,8 +92,11 @@ export function showFacts(
   };
 }
 
-/** The buyer's receipt for an order, queued with the order's completion. */
-export function receiptOf({ order, buyer, event, creator }: OrderMailFacts): QueuedMail<'receipt'> {
+/** The buyer's receipt for an order, queued with the order's completion, with its watch link's token. */
+export function receiptOf(
+  { order, buyer, event, creator }: OrderMailFacts,
+  watchToken: string,
+): QueuedMail<'receipt'> {
   return {
     key: `receipt:order:${order.id}`,
     to: buyer.email,
@@ -91,6 +107,7 @@ export function receiptOf({ order, buyer, event, creator }: OrderMailFacts): Que
       quantity: order.quantity,
       totalCents: order.totalCents,
       creatorName: `${creator.firstName} ${creator.lastName}`,
+      watchToken,
     },
   };
 }

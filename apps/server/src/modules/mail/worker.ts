@@ -4,7 +4,7 @@ import { outbox } from './mail.tables';
 import type { Deps } from '../../deps';
 import { publicUrlOf } from '../../site';
 import { renderMail, type MailLinks } from './messages';
-import type { MailKind } from './outbox';
+import { SECRET_FACTS, type MailKind } from './outbox';
 
 /** How long a worker may take to send what it claimed before another may try it. */
 const LEASE_MS = 5 * 60_000;
@@ -47,8 +47,10 @@ export async function sendDueMail(deps: MailDeps, now: Date): Promise<number> {
         renderMail(row.kind as MailKind, row.data, links),
         deps.config.mailFrom,
       );
-      // A reset link is not kept once it is on its way.
-      const data = row.kind === 'password-reset' ? {} : row.data;
+      // A link that signs someone in (a reset, a watch link) is not kept once it is on its way.
+      const data = Object.fromEntries(
+        Object.entries(row.data).filter(([fact]) => !(SECRET_FACTS as readonly string[]).includes(fact)),
+      );
       await deps.db
         .update(outbox)
         .set({ status: 'sent', sentAt: new Date(), data })

@@ -17,6 +17,7 @@ import {
   saleOf,
 } from '../ledger/ledger';
 import { mailRows, queueMail, receiptOf, refundNoticeOf } from '../mail/outbox';
+import { issueWatchLink, newWatchLink } from './watch-links';
 import type { CheckoutOutcome, Payment, ProviderDispute, ProviderRefund } from '../payments/payments';
 import {
   lockBuyerAndReadEvent,
@@ -105,7 +106,12 @@ export async function placeOrder(
     const writes: Rows[] = [orderRows(order)];
     if (!heldUntil) {
       const sale = saleOf(order, event.creatorId, feeBpsOf(facts.creator, event.id), now);
-      writes.push(...movementRows(sale, facts.also.saleId), mailRows(receiptOf({ ...facts, order })));
+      const link = newWatchLink(order);
+      writes.push(
+        ...movementRows(sale, facts.also.saleId),
+        mailRows(receiptOf({ ...facts, order }, link.token)),
+        link.rows,
+      );
     }
     const stock = takeTickets(
       tx,
@@ -177,7 +183,7 @@ export async function payOrder(
     );
     if (cancelled) return refundOrder(tx, order, event.creatorId, 'cancelled', now);
     if (!retaken) return refundOrder(tx, order, event.creatorId, 'late_payment', now);
-    await queueMail(tx, receiptOf(await orderMailFacts(tx, order.id)));
+    await queueMail(tx, receiptOf(await orderMailFacts(tx, order.id), await issueWatchLink(tx, order)));
     return order;
   });
 }

@@ -11,6 +11,8 @@ import {
   ZOrderSummaryQuery,
 } from '@stagedoor/shared/orders';
 import { ZCreatorStats } from '@stagedoor/shared/events';
+import { ZWatchLinkRequest, ZWatchLinkResponse } from '@stagedoor/shared/accounts';
+import { ANONYMOUS_BODY_LIMIT } from '../../plugins/json-body';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { parseOrThrow } from '../../errors';
@@ -23,6 +25,7 @@ import {
   getOrder,
   listOrders,
   purchaseTickets,
+  signInWithWatchLink,
   summarizeOrders,
 } from './orders.service';
 
@@ -91,6 +94,21 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) =>
       confirmCheckout(app.deps, signedInAccount(request), request.params.id, request.body.sessionId),
+  );
+
+  // A watch link from a mail signs its ticket holder in: anonymous, so limited per client like logins.
+  const watchLinksPerIp = limitRequests(app, 'watch-link-address', {
+    max: app.deps.config.authRequestsPerIpPerMinute,
+    windowMs: 60_000,
+  });
+  app.post(
+    '/auth/watch-link',
+    {
+      onRequest: watchLinksPerIp,
+      bodyLimit: ANONYMOUS_BODY_LIMIT,
+      schema: { body: ZWatchLinkRequest, response: { 200: ZWatchLinkResponse } },
+    },
+    async (request) => signInWithWatchLink(app.deps, request.body.token, new Date()),
   );
 
   app.get(

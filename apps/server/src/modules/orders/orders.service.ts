@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { WatchLinkResponse } from '@stagedoor/shared/accounts';
 import { fromCents, MIN_CARD_PRICE, toCents, type CreatorStats } from '@stagedoor/shared/events';
 import { eventState } from '@stagedoor/shared/event-state';
 import { formatDollars } from '@stagedoor/shared/money';
@@ -32,6 +33,8 @@ import {
   salesOfCreator,
 } from './orders.repo';
 import { applyCheckoutOutcome, expireOrder } from './order-lifecycle';
+import { openWatchLink } from './watch-links';
+import { signInAccount } from '../accounts/auth.service';
 
 const NOT_SELLING_MESSAGES = {
   cancelled: EVENT_CANCELLED_MESSAGE,
@@ -243,6 +246,29 @@ function hashPurchase(input: CreateOrderRequest): string {
   return createHash('sha256')
     .update(JSON.stringify([input.eventId, input.quantity]))
     .digest('hex');
+}
+
+const WATCH_LINK_INVALID_MESSAGE =
+  'This watch link is invalid or has expired. Log in to watch with your account.';
+
+/**
+ * POST /auth/watch-link: a watch link from a mail signs its ticket holder in, as a login would, and
+ * names the event whose stream it opens; a link unknown, revoked (its order refunded or given away) or
+ * more than a week past its show is refused, saying so.
+ */
+export async function signInWithWatchLink(
+  deps: Pick<Deps, 'db' | 'config'>,
+  token: string,
+  now: Date,
+): Promise<WatchLinkResponse> {
+  const link = await openWatchLink(deps.db, token, now);
+  const session = link && (await signInAccount(deps, link.accountId));
+  if (!link || !session) {
+    throw new AppError('VALIDATION_FAILED', WATCH_LINK_INVALID_MESSAGE, {
+      token: WATCH_LINK_INVALID_MESSAGE,
+    });
+  }
+  return { ...session, eventId: link.eventId };
 }
 
 /** GET /orders: a page of the caller's orders of every status, newest first. */

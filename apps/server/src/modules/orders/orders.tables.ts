@@ -83,3 +83,27 @@ export const orders = pgTable(
 );
 
 export type OrderRow = typeof orders.$inferSelect;
+
+/**
+ * The links in mail that lead to a show (`PUBLIC_URL/watch/{token}`): one signs the account it was sent
+ * to in while the order it was issued with is still that account's and completed, until 7 days after
+ * the show (watch-links.ts). Only the token's SHA-256 is kept; the token itself travels in the mail.
+ */
+export const watchLinks = pgTable(
+  'watch_links',
+  {
+    id: serial('id').primaryKey(),
+    tokenHash: text('token_hash').notNull(),
+    orderId: integer('order_id')
+      .notNull()
+      .references(() => orders.id),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('watch_links_token_hash_unique').on(table.tokenHash),
+    index('watch_links_order_id_index').on(table.orderId),
+  ],
+);

@@ -1,4 +1,4 @@
-import { and, eq, lte, not, sql } from 'drizzle-orm';
+import { and, eq, lte, max, not, sql } from 'drizzle-orm';
 import type { Database } from '../../db/database';
 import { accountView } from '../accounts/accounts.views';
 import { eventsView as events } from '../events/events.views';
@@ -7,6 +7,7 @@ import type { Deps } from '../../deps';
 import { sellsAt } from '../events/event-state';
 import { isQueued, queueMail, showFacts } from '../mail/outbox';
 import { sendDueMail } from '../mail/worker';
+import { issueWatchLink } from './watch-links';
 
 const HOUR_MS = 3_600_000;
 
@@ -59,12 +60,14 @@ async function queueToTicketHolders(
 ): Promise<void> {
   const keyPrefix = `${kind}:event:${eventId}:account:`;
   const holders = await tx
-    .selectDistinct({
+    .select({
       accountId: accounts.id,
       email: accounts.email,
       firstName: accounts.firstName,
       timeZone: accounts.timeZone,
       event: { id: events.id, name: events.name, date: events.date },
+      // The holder's newest order, for their watch link.
+      orderId: max(orders.id).mapWith(Number),
     })
     .from(orders)
     .innerJoin(accounts, eq(accounts.id, orders.accountId))
@@ -77,13 +80,24 @@ async function queueToTicketHolders(
         paidBefore ? lte(orders.completedAt, paidBefore) : undefined,
         not(isQueued(sql`${keyPrefix} || ${accounts.id}`)),
       ),
+    )
+    // Every column read, not the ids alone: the views are subqueries, whose keys PostgreSQL does not know.
+    .groupBy(
+      accounts.id,
+      accounts.email,
+      accounts.firstName,
+      accounts.timeZone,
+      events.id,
+      events.name,
+      events.date,
     );
   for (const holder of holders) {
+    const watchToken = await issueWatchLink(tx, { id: holder.orderId, accountId: holder.accountId });
     await queueMail(tx, {
       key: `${keyPrefix}${holder.accountId}`,
       to: holder.email,
       kind,
-      facts: { ...showFacts(holder, holder.event), accountId: holder.accountId },
+      facts: { ...showFacts(holder, holder.event), accountId: holder.accountId, watchToken },
     });
   }
 }
