@@ -119,20 +119,19 @@ describe("a socket's events", () => {
     const disconnected = new Promise((resolve) => flooder.once('disconnect', resolve));
     const { answers } = floodJoinChat(flooder, event.id, 2_000);
 
-    const askedAt = Date.now();
     expect(await ack(bystander, 'joinChat', { eventId: event.id })).toMatchObject({
       code: 'TICKET_REQUIRED',
     });
-    const waitedMs = Date.now() - askedAt;
     expect(await disconnected).toBe('io server disconnect');
+    // Only 30 of the 2,000 reached the database, so the bystander's request waited behind 30 reads at
+    // most, not 2,000 (seconds, without the limits). Counted rather than timed: a loaded machine makes
+    // any time bound either loose or flaky.
     expect(countOf(answers, 'TICKET_REQUIRED: You need a ticket for this event')).toBeLessThanOrEqual(
       REQUEST_LIMITS.perSocket.max,
     );
     expect(
       answers.length - countOf(answers, 'TICKET_REQUIRED: You need a ticket for this event'),
     ).toBeGreaterThanOrEqual(REFUSALS_BEFORE_DISCONNECT.max);
-    // Without the limits, the bystander's request waited behind 2,000 database reads (seconds).
-    expect(waitedMs).toBeLessThan(1_000);
   });
 
   it('keep health answered while one account floods from all its sockets, reconnecting when cut', async () => {

@@ -193,7 +193,8 @@ describe('POST /api/orders with PAYMENT_PROVIDER=stripe', () => {
     } finally {
       await Promise.all(deployments.map((deployment) => deployment.close()));
     }
-  });
+    // Two more apps, each migrating its own database: slow on a loaded machine.
+  }, 120_000);
 });
 
 describe('POST /api/payments/stripe/webhook', () => {
