@@ -31,6 +31,7 @@ import { runSettlement } from './modules/money/settlement';
 import { createStripePayments } from './modules/payments/stripe-payments';
 import { stripeWebhookRoutes } from './modules/money/stripe-webhook.routes';
 import { placeOrder, type PlaceOrder } from './modules/orders/order-lifecycle';
+import { giveOrder, type GiveOrder } from './modules/orders/orders.repo';
 import { orderRoutes } from './modules/orders/orders.routes';
 import { previewOf } from './modules/previews/page-previews';
 import { userRoutes } from './modules/accounts/users.routes';
@@ -72,6 +73,8 @@ export interface TestSeams {
    * concurrent buyers really do oversell an event when the conditional UPDATE is missing.
    */
   placeOrder?: PlaceOrder;
+  /** The gift race test's control swaps in a read-then-write gift, to show ten at once give one order twice. */
+  giveOrder?: GiveOrder;
   /** Where the log goes instead of stdout: the test that no log line holds a secret reads it. */
   logStream?: DestinationStream;
 }
@@ -122,6 +125,7 @@ export async function buildApp(config: Config, seams: TestSeams = {}): Promise<A
       images: createImageStore(config, database.db),
       log: app.log,
       placeOrder: seams.placeOrder ?? placeOrder,
+      giveOrder: seams.giveOrder ?? giveOrder,
       payments: config.stripe ? createStripePayments(config.stripe, await deploymentName(database.db)) : null,
       sendMail: createMailTransport(config, app.log),
     });

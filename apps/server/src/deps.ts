@@ -5,6 +5,7 @@ import type { ImageStore } from './modules/images/image-store';
 import type { SendMail } from './modules/mail/transport';
 import type { CardPayments } from './modules/payments/payments';
 import type { PlaceOrder } from './modules/orders/order-lifecycle';
+import type { GiveOrder } from './modules/orders/orders.repo';
 
 /** What services need from the running server; routes pass `app.deps`. */
 export interface Deps {
@@ -14,6 +15,8 @@ export interface Deps {
   log: FastifyBaseLogger;
   /** orders.repo.ts placeOrder, unless a test replaced it through TestSeams (app.ts). */
   placeOrder: PlaceOrder;
+  /** orders.repo.ts giveOrder, unless a test replaced it through TestSeams (app.ts). */
+  giveOrder: GiveOrder;
   /** The card payment provider; null with PAYMENT_PROVIDER=none (orders complete at once). */
   payments: CardPayments | null;
   /** SMTP (SMTP_URL) or .eml files in DATA_DIR/outbox. */

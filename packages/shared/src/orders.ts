@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { pageQuery, positiveId, wholeNumber, ZPrice } from './events';
+import { ZEmail } from './accounts';
 import { EVENT_MAX_TICKETS_MAX } from './limits';
 
 /**
@@ -75,6 +76,10 @@ export const ZOrder = z.object({
   expiresAt: z.string().nullable(),
   /** A refunded order's refund: REFUND_STATUSES; null for an order not refunded. */
   refundStatus: z.enum(REFUND_STATUSES).nullable(),
+  /** The address the caller gave this order's tickets to (they are no longer the caller's); else null. */
+  givenTo: z.string().nullable(),
+  /** Who gave the caller this order's tickets (their name); null for tickets the caller bought. */
+  giftFrom: z.string().nullable(),
   event: z.object({
     id: z.number().int(),
     name: z.string(),
@@ -85,11 +90,18 @@ export const ZOrder = z.object({
 });
 export type Order = z.infer<typeof ZOrder>;
 
-/** GET /orders?limit&offset: a page of the account's orders, newest first. */
+/**
+ * GET /orders?limit&offset: a page of the account's orders and those it gave away: the shows still to
+ * come or on first, soonest first, then those that ended, latest first.
+ */
 export const ZOrderListQuery = z.object(pageQuery);
 export type OrderListQuery = z.infer<typeof ZOrderListQuery>;
 
 export const ZOrderList = z.array(ZOrder);
+
+/** POST /orders/{id}/transfer: gives the order's tickets to the account with this address (made if none). */
+export const ZTransferRequest = z.object({ email: ZEmail });
+export type TransferRequest = z.infer<typeof ZTransferRequest>;
 
 /** GET /orders/summary?eventId: what the account's orders add up to, over all events or one. */
 export const ZOrderSummaryQuery = z.object({ eventId: positiveId('eventId').optional() });

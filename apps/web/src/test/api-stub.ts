@@ -164,6 +164,8 @@ export function anOrder(overrides: Partial<Order> = {}): Order {
     checkoutUrl: null,
     expiresAt: null,
     refundStatus: null,
+    givenTo: null,
+    giftFrom: null,
     event: { id: 4, name: 'Jazz Night', image: 'jazz.png', date: daysFromNow(7) },
     ...overrides,
   };

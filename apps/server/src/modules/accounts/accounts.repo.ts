@@ -1,4 +1,4 @@
-import { and, count, eq, lt, sql } from 'drizzle-orm';
+import { and, count, eq, isNotNull, lt, sql } from 'drizzle-orm';
 import type { Database } from '../../db/database';
 import { preparedFor } from '../../db/prepared';
 import { accounts, revokedTokens, type AccountRow } from './accounts.tables';
@@ -6,7 +6,8 @@ import { accounts, revokedTokens, type AccountRow } from './accounts.tables';
 type NewAccount = Pick<
   AccountRow,
   'email' | 'passwordHash' | 'role' | 'firstName' | 'lastName' | 'nickname' | 'timeZone'
->;
+> &
+  Partial<Pick<AccountRow, 'invitedAt'>>;
 
 export type AccountChanges = Partial<
   Pick<
@@ -20,6 +21,35 @@ export async function insertAccount(db: Database, account: NewAccount): Promise<
   const [row] = await db.insert(accounts).values(account).returning();
   if (!row) throw new Error('insert into accounts returned no row');
   return row;
+}
+
+/**
+ * Registration with the address of an account made for a given ticket (invitedAt set) and of the same
+ * role: the account takes the new owner's password and names, and its sessions so far end. Null when the
+ * address has no such account.
+ */
+export async function claimInvitedAccount(
+  db: Database,
+  account: Pick<NewAccount, 'email' | 'role' | 'passwordHash' | 'firstName' | 'lastName' | 'timeZone'>,
+): Promise<AccountRow | null> {
+  const { email, role, ...owner } = account;
+  const [row] = await db
+    .update(accounts)
+    .set({
+      ...owner,
+      invitedAt: null,
+      tokenVersion: sql`${accounts.tokenVersion} + 1`,
+      updatedAt: new Date(),
+    })
+    .where(
+      and(
+        sql`lower(${accounts.email}) = lower(${email})`,
+        eq(accounts.role, role),
+        isNotNull(accounts.invitedAt),
+      ),
+    )
+    .returning();
+  return row ?? null;
 }
 
 export async function findAccountById(db: Database, id: number): Promise<AccountRow | null> {
@@ -119,7 +149,13 @@ export async function replacePassword(
 ): Promise<AccountRow | null> {
   const [row] = await db
     .update(accounts)
-    .set({ passwordHash, tokenVersion: sql`${accounts.tokenVersion} + 1`, updatedAt: new Date() })
+    // A password of its own: an account made for a given ticket is its owner's from now on.
+    .set({
+      passwordHash,
+      invitedAt: null,
+      tokenVersion: sql`${accounts.tokenVersion} + 1`,
+      updatedAt: new Date(),
+    })
     .where(eq(accounts.id, id))
     .returning();
   return row ?? null;

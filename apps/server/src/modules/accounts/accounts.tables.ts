@@ -43,6 +43,10 @@ export const accounts = pgTable(
     // The creator's Stripe Express account, where payouts go (PAYMENT_PROVIDER=stripe).
     stripeAccountId: text('stripe_account_id'),
     stripePayoutsEnabled: boolean('stripe_payouts_enabled').notNull().default(false),
+    // Set on an account made for a ticket given to an address that had none (POST /orders/{id}/transfer):
+    // it holds the ticket, and opens by the watch link mailed with it, but has no password of its own
+    // until its owner registers with that address or resets the password, which claims it.
+    invitedAt: timestamp('invited_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -7,6 +7,7 @@ import type {
 } from '@stagedoor/shared/accounts';
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, isNull } from 'drizzle-orm';
+import { NAME_MAX_LENGTH } from '@stagedoor/shared/limits';
 import { violatedUniqueIndex, type Database } from '../../db/database';
 import {
   ACCOUNT_EMAIL_INDEX,
@@ -17,6 +18,7 @@ import {
 import type { Deps } from '../../deps';
 import { AppError, hasCode } from '../../errors';
 import {
+  claimInvitedAccount,
   findAccountByEmail,
   findAccountById,
   findNicknamesStartingWith,
@@ -46,47 +48,114 @@ const WRONG_LOGIN_PAGE_MESSAGE: Record<Role, string> = {
 const NICKNAME_FALLBACK: Record<Role, string> = { creator: 'creator', user: 'fan' };
 const NICKNAME_ATTEMPTS = 5;
 
-/** Creates the account with a free nickname derived from the name, and signs it in. */
+/**
+ * Runs `create` with a free nickname derived from `base`, and again with a random one while another
+ * account takes the nickname in between (a unique violation).
+ */
+async function withFreeNickname(
+  db: Database,
+  base: string,
+  create: (nickname: string) => Promise<AccountRow>,
+): Promise<AccountRow> {
+  for (let attempt = 1; ; attempt += 1) {
+    const nickname =
+      attempt === 1
+        ? firstFreeNickname(base, new Set(await findNicknamesStartingWith(db, candidatePrefix(base))))
+        : randomNickname(base);
+    try {
+      return await create(nickname);
+    } catch (error) {
+      if (violatedUniqueIndex(error) !== ACCOUNT_NICKNAME_INDEX || attempt === NICKNAME_ATTEMPTS) throw error;
+    }
+  }
+}
+
+const welcomeOf = (account: AccountRow) =>
+  ({
+    key: `welcome:account:${account.id}`,
+    to: account.email,
+    kind: 'welcome',
+    facts: { firstName: account.firstName, role: account.role },
+  }) as const;
+
+/**
+ * Creates the account with a free nickname derived from the name, and signs it in. An address whose
+ * account was made for a ticket given to it (and never claimed) is claimed instead: its owner keeps the
+ * ticket and takes the account.
+ */
 export async function registerAccount(
   deps: Pick<Deps, 'db' | 'config'>,
   role: Role,
   input: RegisterRequest,
 ): Promise<AuthResponse> {
   const passwordHash = await hashPassword(input.password);
+  const owner = {
+    email: input.email,
+    passwordHash,
+    role,
+    firstName: input.firstName,
+    lastName: input.lastName,
+    timeZone: input.timeZone ?? 'UTC',
+  };
+  const welcomed = (create: (tx: Database) => Promise<AccountRow | null>) =>
+    deps.db.transaction(async (tx) => {
+      const account = await create(tx);
+      if (account) await queueMail(tx, welcomeOf(account));
+      return account;
+    });
   const base = nicknameBase(input.firstName, input.lastName, NICKNAME_FALLBACK[role]);
-  for (let attempt = 1; ; attempt += 1) {
-    const nickname =
-      attempt === 1
-        ? firstFreeNickname(base, new Set(await findNicknamesStartingWith(deps.db, candidatePrefix(base))))
-        : randomNickname(base);
-    try {
-      const account = await deps.db.transaction(async (tx) => {
-        const inserted = await insertAccount(tx, {
-          email: input.email,
+  try {
+    const account = await withFreeNickname(deps.db, base, async (nickname) => {
+      const created = await welcomed((tx) => insertAccount(tx, { ...owner, nickname }));
+      if (!created) throw new Error('insert into accounts returned no row');
+      return created;
+    });
+    return await startSession(deps, account);
+  } catch (error) {
+    if (violatedUniqueIndex(error) !== ACCOUNT_EMAIL_INDEX) throw error;
+    const claimed = await welcomed((tx) => claimInvitedAccount(tx, owner));
+    if (!claimed) throw new AppError('CONFLICT', EMAIL_TAKEN_MESSAGE, { email: EMAIL_TAKEN_MESSAGE });
+    return startSession(deps, claimed);
+  }
+}
+
+/**
+ * The account a ticket given to `email` goes to (POST /orders/{id}/transfer): the address's own, or,
+ * when it has none, a new fan account for it (`invited`: no password of its own, named after the
+ * address) that its owner claims by registering with it.
+ */
+export async function accountForGift(
+  deps: Pick<Deps, 'db'>,
+  email: string,
+): Promise<{ account: AccountRow; invited: boolean }> {
+  const existing = await findAccountByEmail(deps.db, email);
+  if (existing) return { account: existing, invited: existing.invitedAt !== null };
+  const firstName = (email.split('@')[0] ?? '').slice(0, NAME_MAX_LENGTH);
+  // A password nobody knows: only the watch link mailed with the ticket, or a reset, opens it.
+  const passwordHash = await hashPassword(randomBytes(32).toString('base64url'));
+  try {
+    const account = await withFreeNickname(
+      deps.db,
+      nicknameBase(firstName, '', NICKNAME_FALLBACK.user),
+      (nickname) =>
+        insertAccount(deps.db, {
+          email,
           passwordHash,
-          role,
-          firstName: input.firstName,
-          lastName: input.lastName,
+          role: 'user',
+          firstName,
+          lastName: '',
           nickname,
-          timeZone: input.timeZone ?? 'UTC',
-        });
-        await queueMail(tx, {
-          key: `welcome:account:${inserted.id}`,
-          to: inserted.email,
-          kind: 'welcome',
-          facts: { firstName: inserted.firstName, role },
-        });
-        return inserted;
-      });
-      return await startSession(deps, account);
-    } catch (error) {
-      const index = violatedUniqueIndex(error);
-      if (index === ACCOUNT_EMAIL_INDEX) {
-        throw new AppError('CONFLICT', EMAIL_TAKEN_MESSAGE, { email: EMAIL_TAKEN_MESSAGE });
-      }
-      // Another registration took the same nickname since we looked: try a random one.
-      if (index !== ACCOUNT_NICKNAME_INDEX || attempt === NICKNAME_ATTEMPTS) throw error;
-    }
+          timeZone: 'UTC',
+          invitedAt: new Date(),
+        }),
+    );
+    return { account, invited: true };
+  } catch (error) {
+    // Another gift, or a registration, made the address's account in between: that one it is.
+    const raced =
+      violatedUniqueIndex(error) === ACCOUNT_EMAIL_INDEX && (await findAccountByEmail(deps.db, email));
+    if (!raced) throw error;
+    return { account: raced, invited: raced.invitedAt !== null };
   }
 }
 

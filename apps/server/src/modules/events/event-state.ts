@@ -18,9 +18,11 @@ const minus = (now: Instant, ms: number): Instant =>
 export const sellsAt = (now: Instant): SQL =>
   and(eq(events.isActive, true), isNull(events.cancelledAt), gt(events.date, now)) as SQL;
 
+/** eventState(…).phase === 'ended': its start was EVENT_DURATION_MS ago or more. */
+export const endedBy = (now: Instant): SQL => lte(events.date, minus(now, EVENT_DURATION_MS));
+
 /** eventState(…).tookPlace: ended, not cancelled. */
-export const tookPlaceBy = (now: Instant): SQL =>
-  and(isNull(events.cancelledAt), lte(events.date, minus(now, EVENT_DURATION_MS))) as SQL;
+export const tookPlaceBy = (now: Instant): SQL => and(isNull(events.cancelledAt), endedBy(now)) as SQL;
 
 /** Not cancelled: a cancelled event never sells, streams or pays out again. */
 export const notCancelled: SQL = isNull(events.cancelledAt);

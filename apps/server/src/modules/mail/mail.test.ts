@@ -85,7 +85,7 @@ describe('mail', () => {
     const receipts = sentTo(fan).filter((mail) => mail.subject === 'Your tickets for Rooftop Session');
     expect(receipts).toHaveLength(1);
     const [receipt] = receipts;
-    expect(receipt?.text).toContain(`Order #${order.id}: 2 ticket(s), $25.00 in total.`);
+    expect(receipt?.text).toContain(`Order #${order.id}: 2 tickets, $25.00 in total.`);
     const tokyo = new Intl.DateTimeFormat('en-US', {
       weekday: 'long',
       month: 'long',

@@ -1,4 +1,5 @@
 import { formatDollars } from '@stagedoor/shared/money';
+import { counted } from '@stagedoor/shared/words';
 import { eventCalendar } from '../../calendar';
 import type { MailFacts, MailKind, ShowFacts, WatchFacts } from './outbox';
 
@@ -62,6 +63,8 @@ ${footer ? `<p style="font-size:12px;color:#64748b;margin:16px 0">${escapeHtml(f
   return { subject, html, text };
 }
 
+const tickets = (quantity: number) => (quantity === 1 ? 'a ticket' : counted(quantity, 'ticket'));
+
 const plain = (mail: Omit<RenderedMail, 'attachments'>): RenderedMail => ({ ...mail, attachments: [] });
 
 const eventUrl = (links: MailLinks, facts: ShowFacts) => `${links.siteUrl}/events/${facts.eventId}`;
@@ -100,7 +103,7 @@ const RENDER: { [Kind in MailKind]: (facts: MailFacts[Kind], links: MailLinks) =
 
   receipt: (facts, links) => ({
     ...layout(`Your tickets for ${facts.eventName}`, [
-      `Thank you, ${facts.firstName}. Order #${facts.orderId}: ${facts.quantity} ticket(s), ${formatDollars(facts.totalCents)} in total.`,
+      `Thank you, ${facts.firstName}. Order #${facts.orderId}: ${counted(facts.quantity, 'ticket')}, ${formatDollars(facts.totalCents)} in total.`,
       `${facts.eventName}${facts.creatorName ? ` with ${facts.creatorName}` : ''}: ${showTime(facts)}.`,
       'The calendar invitation is attached. This link opens your show, no password needed: keep it to yourself.',
       { button: 'Watch', url: watchUrl(links, facts) },
@@ -165,6 +168,21 @@ const RENDER: { [Kind in MailKind]: (facts: MailFacts[Kind], links: MailLinks) =
         REFUND_OPENINGS[facts.reason](facts),
         `Order #${facts.orderId} is refunded in full: ${formatDollars(facts.totalCents)}. Card refunds take 5 to 10 days to appear.`,
         { button: 'Find another show', url: `${links.siteUrl}/events` },
+      ]),
+    ),
+
+  'ticket-gift': (facts, links) =>
+    plain(
+      layout(`${facts.senderName} gave you ${tickets(facts.quantity)} to ${facts.eventName}`, [
+        `${facts.senderName} gave you ${tickets(facts.quantity)} to ${facts.eventName}: ${showTime(facts)}.`,
+        'This link opens your show, no password needed: keep it to yourself.',
+        { button: 'Watch', url: watchUrl(links, facts) },
+        ...(facts.invited
+          ? [
+              'To keep your tickets in an account of your own, sign up with this email address: they will be there.',
+              { button: 'Sign up', url: `${links.siteUrl}/user/register` },
+            ]
+          : []),
       ]),
     ),
 

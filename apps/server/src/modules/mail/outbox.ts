@@ -13,6 +13,8 @@ export interface MailFacts {
   'reminder-1h': ShowFacts & WatchFacts & { accountId: number };
   'live-now': ShowFacts & WatchFacts & { accountId: number };
   refund: ShowFacts & { orderId: number; totalCents: number; reason: RefundReason };
+  /** `invited`: the address had no account; one was made for it, which its owner claims by signing up. */
+  'ticket-gift': ShowFacts & WatchFacts & { senderName: string; quantity: number; invited: boolean };
   'password-changed': { firstName: string };
   'password-reset': { firstName: string; token: string };
 }

@@ -1,12 +1,13 @@
-import { and, count, desc, eq, inArray, isNull, sql, sum, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNull, or, sql, sum, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/database';
 import { nextIdOf, type Rows } from '../../db/guarded-write';
 import type { OrderStatus } from '@stagedoor/shared/orders';
 import { accountView, lockedAccountView } from '../accounts/accounts.views';
 import type { EventRow } from '../events/events.tables';
+import { endedBy } from '../events/event-state';
 import { eventsView as events, firstEventOf } from '../events/events.views';
 import type { OrderMailFacts } from '../mail/outbox';
-import { orders, type OrderRow } from './orders.tables';
+import { orders, ticketGifts, type OrderRow } from './orders.tables';
 import type { ProviderRefund } from '../payments/payments';
 
 export type OrderedEvent = Pick<EventRow, 'id' | 'name' | 'image' | 'date'>;
@@ -298,21 +299,101 @@ export async function ticketsHeldOf(db: Database, accountId: number, eventId: nu
   return Number(row?.held ?? 0);
 }
 
-/** A page of the account's orders, newest first. */
+const giftAccounts = accountView('gift_account');
+
+/**
+ * A page of the account's orders and of those it gave away (My Tickets), each with whom it went to or
+ * came from: the shows still to come or on first, soonest first, then those that ended, latest first.
+ */
 export function listOrdersOf(
   db: Database,
   accountId: number,
   page: { limit: number; offset: number },
-): Promise<OrderWithEvent[]> {
+  now: Date,
+): Promise<(OrderWithEvent & { givenTo: string | null; giftFrom: string | null })[]> {
+  const ended = endedBy(now);
+  const lastGift = (direction: 'from' | 'to') =>
+    db
+      .select({
+        name:
+          direction === 'from'
+            ? giftAccounts.email
+            : sql<string>`trim(${giftAccounts.firstName} || ' ' || ${giftAccounts.lastName})`,
+      })
+      .from(ticketGifts)
+      .innerJoin(
+        giftAccounts,
+        eq(giftAccounts.id, direction === 'from' ? ticketGifts.toAccountId : ticketGifts.fromAccountId),
+      )
+      .where(
+        and(
+          eq(ticketGifts.orderId, orders.id),
+          eq(direction === 'from' ? ticketGifts.fromAccountId : ticketGifts.toAccountId, accountId),
+        ),
+      )
+      .orderBy(desc(ticketGifts.id))
+      .limit(1);
+  const mine = eq(orders.accountId, accountId);
   return db
-    .select({ order: orders, event: orderedEvent })
+    .select({
+      order: orders,
+      event: orderedEvent,
+      // Given by this account and no longer its own: to whom (the receiver's address).
+      givenTo: sql<string | null>`case when not ${mine} then (${lastGift('from')}) end`,
+      // Its own, and given to it: by whom (the giver's name).
+      giftFrom: sql<string | null>`case when ${mine} then (${lastGift('to')}) end`,
+    })
     .from(orders)
     .innerJoin(events, eq(events.id, orders.eventId))
-    .where(eq(orders.accountId, accountId))
-    .orderBy(desc(orders.createdAt), desc(orders.id))
+    .where(
+      or(
+        mine,
+        inArray(
+          orders.id,
+          db
+            .select({ id: ticketGifts.orderId })
+            .from(ticketGifts)
+            .where(eq(ticketGifts.fromAccountId, accountId)),
+        ),
+      ),
+    )
+    .orderBy(
+      ended,
+      sql`case when not ${ended} then ${events.date} end asc`,
+      sql`case when ${ended} then ${events.date} end desc`,
+      desc(orders.id),
+    )
     .limit(page.limit)
     .offset(page.offset);
 }
+
+/**
+ * Gives a completed order of `fromAccountId` to `toAccountId`, recording the gift, only while it is
+ * still the giver's and completed: of two gifts of one order at once, one moves it and the other finds it
+ * gone. Answers the gift's id, or null.
+ */
+export async function giveOrder(
+  tx: Database,
+  orderId: number,
+  fromAccountId: number,
+  toAccountId: number,
+): Promise<{ giftId: number } | null> {
+  const [moved] = await tx
+    .update(orders)
+    .set({ accountId: toAccountId })
+    .where(and(eq(orders.id, orderId), eq(orders.accountId, fromAccountId), eq(orders.status, 'completed')))
+    .returning({ id: orders.id });
+  if (!moved) return null;
+  const [gift] = await tx
+    .insert(ticketGifts)
+    .values({ orderId, fromAccountId, toAccountId })
+    .returning({ giftId: ticketGifts.id });
+  if (!gift) throw new Error('insert into ticket_gifts returned no row');
+  return gift;
+}
+
+/** How a gift moves an order; tests may swap in another (see TestSeams in app.ts). */
+export type GiveOrder = typeof giveOrder;
 
 /** How many orders the account placed and the tickets its completed ones hold, over all events or one. */
 export async function orderSummaryOf(

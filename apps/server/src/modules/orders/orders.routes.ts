@@ -9,6 +9,7 @@ import {
   ZOrderListQuery,
   ZOrderSummary,
   ZOrderSummaryQuery,
+  ZTransferRequest,
 } from '@stagedoor/shared/orders';
 import { ZCreatorStats } from '@stagedoor/shared/events';
 import { ZWatchLinkRequest, ZWatchLinkResponse } from '@stagedoor/shared/accounts';
@@ -27,6 +28,7 @@ import {
   purchaseTickets,
   signInWithWatchLink,
   summarizeOrders,
+  transferOrder,
 } from './orders.service';
 
 // Read in the handler, not through a route `headers` schema: Fastify would replace request.headers with
@@ -94,6 +96,24 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) =>
       confirmCheckout(app.deps, signedInAccount(request), request.params.id, request.body.sessionId),
+  );
+
+  app.post(
+    '/orders/:id/transfer',
+    {
+      preHandler: [requireAuth(), ordersPerAccount],
+      schema: { params: ZOrderIdParams, body: ZTransferRequest },
+    },
+    async (request, reply) => {
+      await transferOrder(
+        app.deps,
+        signedInAccount(request),
+        request.params.id,
+        request.body.email,
+        new Date(),
+      );
+      return reply.code(204).send();
+    },
   );
 
   // A watch link from a mail signs its ticket holder in: anonymous, so limited per client like logins.

@@ -33,8 +33,10 @@ import {
   salesOfCreator,
 } from './orders.repo';
 import { applyCheckoutOutcome, expireOrder } from './order-lifecycle';
-import { openWatchLink } from './watch-links';
-import { signInAccount } from '../accounts/auth.service';
+import { issueWatchLink, openWatchLink } from './watch-links';
+import { accountForGift, signInAccount } from '../accounts/auth.service';
+import { lockAccount } from '../accounts/accounts.service';
+import { queueMail, showFacts } from '../mail/outbox';
 
 const NOT_SELLING_MESSAGES = {
   cancelled: EVENT_CANCELLED_MESSAGE,
@@ -271,13 +273,74 @@ export async function signInWithWatchLink(
   return { ...session, eventId: link.eventId };
 }
 
-/** GET /orders: a page of the caller's orders of every status, newest first. */
+/** GET /orders: a page of the caller's orders of every status and of those it gave away, coming shows first. */
 export async function listOrders(
   deps: Pick<Deps, 'db'>,
   account: AccountRow,
   page: OrderListQuery,
 ): Promise<Order[]> {
-  return (await listOrdersOf(deps.db, account.id, page)).map(toOrder);
+  return (await listOrdersOf(deps.db, account.id, page, new Date())).map((listed) => ({
+    ...toOrder(listed),
+    givenTo: listed.givenTo,
+    giftFrom: listed.giftFrom,
+  }));
+}
+
+const GIFT_TO_SELF_MESSAGE = 'These tickets are already yours';
+const GIFT_NOT_PAID_MESSAGE = 'Only paid tickets can be given';
+const GIFT_AFTER_START_MESSAGE = 'Tickets can only be given before the show starts';
+const giftOverLimitMessage = (limit: number) =>
+  `They would hold more than the ${limit} tickets one fan may have for this event`;
+
+/**
+ * POST /orders/{id}/transfer: the caller's paid order, before its show, goes whole to the account with
+ * the address (one made for it when it has none, claimed when its owner signs up). The giver's seats and
+ * watch links end at once (they follow the order's account); the receiver is mailed a watch link.
+ */
+export async function transferOrder(
+  deps: Pick<Deps, 'db' | 'giveOrder'>,
+  account: AccountRow,
+  id: number,
+  email: string,
+  now: Date,
+): Promise<void> {
+  const found = await findOrderById(deps.db, id);
+  if (!found || found.order.accountId !== account.id)
+    throw new AppError('NOT_FOUND', ORDER_NOT_FOUND_MESSAGE);
+  const event = await findEvent(deps, found.order.eventId);
+  if (!event) throw new AppError('NOT_FOUND', EVENT_NOT_FOUND_MESSAGE);
+  if (found.order.status !== 'completed') throw new AppError('CONFLICT', GIFT_NOT_PAID_MESSAGE);
+  const state = eventState(event, now);
+  if (state.cancelled) throw new AppError('CONFLICT', EVENT_CANCELLED_MESSAGE);
+  if (state.phase !== 'upcoming') throw new AppError('CONFLICT', GIFT_AFTER_START_MESSAGE);
+  if (email.toLowerCase() === account.email.toLowerCase()) {
+    throw new AppError('VALIDATION_FAILED', GIFT_TO_SELF_MESSAGE, { email: GIFT_TO_SELF_MESSAGE });
+  }
+  const { account: receiver, invited } = await accountForGift(deps, email);
+  await deps.db.transaction(async (tx) => {
+    // The receiver's purchases and gifts go one at a time, so together they never pass the limit.
+    await lockAccount(tx, receiver.id);
+    const limit = maxPerBuyerOf(event);
+    if ((await ticketsHeldOf(tx, receiver.id, event.id)) + found.order.quantity > limit) {
+      const message = giftOverLimitMessage(limit);
+      throw new AppError('CONFLICT', message, { email: message });
+    }
+    const gift = await deps.giveOrder(tx, id, account.id, receiver.id);
+    // Given, refunded or disputed since it was read: it is not the caller's to give any more.
+    if (!gift) throw new AppError('NOT_FOUND', ORDER_NOT_FOUND_MESSAGE);
+    await queueMail(tx, {
+      key: `ticket-gift:${gift.giftId}`,
+      to: receiver.email,
+      kind: 'ticket-gift',
+      facts: {
+        ...showFacts(receiver, event),
+        senderName: `${account.firstName} ${account.lastName}`.trim(),
+        quantity: found.order.quantity,
+        invited,
+        watchToken: await issueWatchLink(tx, { id, accountId: receiver.id }),
+      },
+    });
+  });
 }
 
 /** GET /orders/summary: the caller's orders counted, over all events or the one asked for. */
@@ -351,6 +414,8 @@ function toOrder({ order, event }: OrderWithEvent): Order {
     checkoutUrl: order.status === 'pending' && order.expiresAt ? order.checkoutUrl : null,
     expiresAt: order.status === 'pending' && order.expiresAt ? order.expiresAt.toISOString() : null,
     refundStatus: order.status === 'refunded' ? order.refundStatus : null,
+    givenTo: null,
+    giftFrom: null,
     event: { id: event.id, name: event.name, image: event.image, date: event.date.toISOString() },
   };
 }

@@ -107,3 +107,28 @@ export const watchLinks = pgTable(
     index('watch_links_order_id_index').on(table.orderId),
   ],
 );
+
+/**
+ * Tickets given away (POST /orders/{id}/transfer): the order moved from `fromAccountId` to
+ * `toAccountId`. My Tickets shows the giver what they gave, and the receiver whom it came from.
+ */
+export const ticketGifts = pgTable(
+  'ticket_gifts',
+  {
+    id: serial('id').primaryKey(),
+    orderId: integer('order_id')
+      .notNull()
+      .references(() => orders.id),
+    fromAccountId: integer('from_account_id')
+      .notNull()
+      .references(() => accounts.id),
+    toAccountId: integer('to_account_id')
+      .notNull()
+      .references(() => accounts.id),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    index('ticket_gifts_order_id_index').on(table.orderId),
+    index('ticket_gifts_from_account_id_index').on(table.fromAccountId),
+  ],
+);

@@ -1,6 +1,6 @@
 import type { WatchLinkResponse } from '@stagedoor/shared/accounts';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   api,
   authHeader,
@@ -10,37 +10,19 @@ import {
   createUser,
   type TestAccount,
 } from '../../../test/factories';
-import { startSmtpServer } from '../../../test/smtp-server';
-import { createTestApp } from '../../../test/test-app';
+import { appWithMailbox, watchTokenIn } from '../../../test/mailbox';
 import { events, outbox, watchLinks } from '../../db/schema';
 import { queueLiveNow, runMail } from './reminders';
 import { WATCH_LINK_AFTER_SHOW_MS } from './watch-links';
 
-const smtp = await startSmtpServer();
-// The worker's timer never fires: the tests run it.
-const app = await createTestApp({ SMTP_URL: smtp.url, MAIL_INTERVAL_MS: '2147483647' });
-afterAll(async () => {
-  await app.close();
-  await smtp.close();
-});
-beforeEach(async () => {
-  await runMail(app.deps, new Date());
-  smtp.received.length = 0;
-});
+const { app, mailTo } = await appWithMailbox();
 
 const HOUR_MS = 3_600_000;
 const INVALID = 'This watch link is invalid or has expired. Log in to watch with your account.';
 
 /** The watch link's token in the last message of `subject` mailed to the account. */
-async function watchTokenIn(account: TestAccount, subject: string): Promise<string> {
-  await runMail(app.deps, new Date());
-  const mail = smtp.received
-    .filter((message) => message.subject === subject && message.to && !Array.isArray(message.to))
-    .findLast((message) => !Array.isArray(message.to) && message.to?.text === account.email);
-  const token = /\/watch\/([A-Za-z0-9_-]+)/.exec(mail?.text ?? '')?.[1];
-  if (!token) throw new Error(`no watch link in "${subject}" to ${account.email}`);
-  return token;
-}
+const watchTokenTo = async (account: TestAccount, subject: string) =>
+  watchTokenIn(await mailTo(account.email, subject));
 
 const openLink = (token: unknown, remoteAddress?: string) =>
   api(app, {
@@ -64,7 +46,7 @@ async function showWithFan(hoursAhead = 72) {
 describe('watch links', () => {
   it("sign the receipt's reader in, as a login would, and name the show; only the hash is kept", async () => {
     const { event, fan } = await showWithFan();
-    const token = await watchTokenIn(fan, 'Your tickets for Night Show');
+    const token = await watchTokenTo(fan, 'Your tickets for Night Show');
     expect(token.length).toBeGreaterThanOrEqual(43);
 
     const opened = await openLink(token);
@@ -90,9 +72,9 @@ describe('watch links', () => {
   it('come in the hour-before reminder and the "live now" mail too, each working', async () => {
     const { event, fan } = await showWithFan(2);
     await runMail(app.deps, new Date(Date.now() + 70 * 60_000));
-    const reminder = await watchTokenIn(fan, 'Night Show starts in an hour');
+    const reminder = await watchTokenTo(fan, 'Night Show starts in an hour');
     await queueLiveNow(app.deps.db, event.id);
-    const liveNow = await watchTokenIn(fan, 'Night Show is live now');
+    const liveNow = await watchTokenTo(fan, 'Night Show is live now');
     for (const token of [reminder, liveNow]) {
       const opened = await openLink(token);
       expect(opened.statusCode, opened.body).toBe(200);
@@ -105,7 +87,7 @@ describe('watch links', () => {
 
   it('stop working when the order is refunded', async () => {
     const { creator, event, fan } = await showWithFan();
-    const token = await watchTokenIn(fan, 'Your tickets for Night Show');
+    const token = await watchTokenTo(fan, 'Your tickets for Night Show');
     const cancelled = await api(app, {
       method: 'POST',
       url: `/api/events/${event.id}/cancel`,
@@ -119,7 +101,7 @@ describe('watch links', () => {
 
   it(`stop working ${WATCH_LINK_AFTER_SHOW_MS / (24 * HOUR_MS)} days after the show`, async () => {
     const { event, fan } = await showWithFan();
-    const token = await watchTokenIn(fan, 'Your tickets for Night Show');
+    const token = await watchTokenTo(fan, 'Your tickets for Night Show');
     const moveShow = (msAgo: number) =>
       app.deps.db
         .update(events)
@@ -133,7 +115,7 @@ describe('watch links', () => {
 
   it('refuse forged, malformed and huge tokens, saying which field, and a client that keeps trying', async () => {
     const { fan } = await showWithFan();
-    const real = await watchTokenIn(fan, 'Your tickets for Night Show');
+    const real = await watchTokenTo(fan, 'Your tickets for Night Show');
     // One character off, the same length: unknown.
     const forged = `${real.slice(0, -1)}${real.endsWith('A') ? 'B' : 'A'}`;
     expect((await openLink(forged)).json()).toMatchObject({ fields: { token: INVALID } });
