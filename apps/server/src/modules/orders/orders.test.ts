@@ -85,6 +85,8 @@ describe('POST /api/orders', () => {
       checkoutUrl: null,
       expiresAt: null,
       refundStatus: null,
+      givenTo: null,
+      giftFrom: null,
       event: { id: event.id, name: event.name, image: null, date: event.date },
     });
     expect(await ticketsLeft(event.id)).toBe(7);
@@ -288,10 +290,10 @@ describe('POST /api/orders with an Idempotency-Key', () => {
 });
 
 describe('GET /api/orders', () => {
-  it("answers the caller's orders, newest first", async () => {
+  it("answers the caller's orders, the soonest show first", async () => {
     const creator = await createCreator(app);
-    const first = await createEvent(app, creator, { name: 'First', price: 5 });
-    const second = await createEvent(app, creator, { name: 'Second', price: 8.75 });
+    const first = await createEvent(app, creator, { name: 'First', price: 5, date: daysFromNow(9) });
+    const second = await createEvent(app, creator, { name: 'Second', price: 8.75, date: daysFromNow(8) });
     const buyer = await createUser(app);
     await buyTicketsOk(app, await createUser(app), first.id, 1);
     await buyTicketsOk(app, buyer, first.id, 2);
