@@ -30,6 +30,7 @@ import { createTestApp } from '../test/test-app';
 import { passwordResets } from './db/schema';
 import { insertChatMessage } from './live/chat.repo';
 import { remindersOffSignature } from './modules/mail/worker';
+import { issueWatchLink } from './modules/orders/watch-links';
 
 /**
  * Who may do what, at every HTTP route and every socket event: one row each, one column per caller,
@@ -116,7 +117,9 @@ const MATRIX = {
   'POST /api/auth/login/user':                             [200,      200, 200,          200,          200],
   'GET /api/auth/verify-token':                            [200,      200, 200,          200,          200], // anonymous: {valid: false}
   'POST /api/auth/forgot-password':                        [202,      202, 202,          202,          202], // never says whether the account exists
+  'POST /api/auth/reset-password/check':                   [204,      204, 204,          204,          204],
   'POST /api/auth/reset-password':                         [200,      200, 200,          200,          200],
+  'POST /api/auth/watch-link':                             [200,      200, 200,          200,          200], // the mailed token is the key
   'POST /api/auth/logout':                                 [204,      204, 204,          204,          204], // never refused (auth.routes.ts)
   'POST /api/auth/logout-all':                             [401,      204, 204,          204,          204],
   'POST /api/auth/change-password':                        [401,      200, 200,          200,          200],
@@ -163,6 +166,7 @@ const MATRIX = {
   'GET /api/orders/:id':                                   [401,      404, 200,          404,          404],
   // Its holder is told the checkout is not this order's: without a provider no order has one.
   'POST /api/orders/:id/confirm':                          [401,      404, 400,          404,          404],
+  'POST /api/orders/:id/transfer':                         [401,      404, 204,          404,          404],
   'GET /api/live/config':                                  [200,      200, 200,          200,          200], // TURN only signed in
   'GET /api/mail/reminders-off':                           [200,      200, 200,          200,          200], // the signed link is the key
   'POST /api/mail/reminders-off':                          [200,      200, 200,          200,          200],
@@ -269,6 +273,12 @@ const HTTP: Record<HttpRow, (cell: Cell) => Call | Promise<Call>> = {
   // One's own address; the anonymous caller an address with no account.
   'POST /api/auth/forgot-password': ({ account }) =>
     send('POST', '/api/auth/forgot-password', { email: account?.email ?? uniqueEmail('nobody') }),
+  'POST /api/auth/reset-password/check': async () =>
+    send('POST', '/api/auth/reset-password/check', { token: await resetToken() }),
+  'POST /api/auth/watch-link': async () =>
+    send('POST', '/api/auth/watch-link', {
+      token: await issueWatchLink(app.deps.db, { id: order.id, accountId: ticketHolder.user.id }),
+    }),
   'POST /api/auth/reset-password': async () =>
     send('POST', '/api/auth/reset-password', { token: await resetToken(), password: 'a-brand-new-password' }),
   'POST /api/auth/logout': async ({ account }) => ({
@@ -336,6 +346,11 @@ const HTTP: Record<HttpRow, (cell: Cell) => Call | Promise<Call>> = {
   'GET /api/orders/:id': () => get(`/api/orders/${order.id}`),
   'POST /api/orders/:id/confirm': () =>
     send('POST', `/api/orders/${order.id}/confirm`, { sessionId: 'cs_test_1' }),
+  // A fresh order of the ticket holder each time: given away, it would be theirs no longer.
+  'POST /api/orders/:id/transfer': async () => {
+    const given = await buyTicketsOk(app, ticketHolder, event.id, 1);
+    return send('POST', `/api/orders/${given.id}/transfer`, { email: bystander.email });
+  },
   'GET /api/live/config': () => get('/api/live/config'),
   'GET /api/mail/reminders-off': () => get(remindersOff(bystander)),
   'POST /api/mail/reminders-off': () => send('POST', remindersOff(bystander)),

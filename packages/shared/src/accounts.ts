@@ -111,6 +111,9 @@ const ZLinkToken = z
   .min(1, 'Token is required')
   .max(200, 'Token is too long');
 
+/** POST /auth/reset-password/check: whether the mailed link still sets a password (204), before asking for one. */
+export const ZResetLinkCheckRequest = z.object({ token: ZLinkToken });
+
 /** POST /auth/reset-password: the token of the mailed link and the new password. */
 export const ZResetPasswordRequest = z.object({
   token: ZLinkToken,

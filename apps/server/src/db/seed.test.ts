@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { api, getOk } from '../../test/factories';
 import { createTestApp } from '../../test/test-app';
 import { DEMO_PASSWORD, formatDemoLogins, seedDemoData } from './seed';
+import { queuedMailCount } from '../modules/mail/outbox';
 
 const app = await createTestApp({ SEED_DEMO: '1' });
 afterAll(() => app.close());
@@ -44,6 +45,8 @@ describe('seedDemoData', () => {
       expect(user.biography === null).toBe(login.role === 'user');
     }
     expect(formatDemoLogins(logins ?? [])).toContain('maya@demo.stagedoor.test');
+    // Registrations and sales queued welcomes and receipts on the way: the demo sends none of them.
+    expect(await queuedMailCount(app.deps.db)).toBe(0);
   });
 
   it('shows a storefront: upcoming events with posters, sales, an inactive and a past event', async () => {

@@ -3,6 +3,7 @@ import type { Deps } from '../deps';
 import { hasCode } from '../errors';
 import { countAccounts, findAccountById } from '../modules/accounts/accounts.repo';
 import { registerAccount } from '../modules/accounts/auth.service';
+import { forgetQueuedMail } from '../modules/mail/outbox';
 import { updateProfile } from '../modules/accounts/profile.service';
 import { updateEventChecked } from '../modules/events/events.repo';
 import { createEvent } from '../modules/events/events.service';
@@ -232,6 +233,8 @@ export async function seedDemoData(deps: Deps): Promise<DemoLogin[] | null> {
   }
   for (const event of DEMO_EVENTS) await seedEvent(deps, accounts, event);
   await runSettlement(deps, new Date());
+  // The demo goes through the real registration and purchase, which queue mail: none of it is sent.
+  await forgetQueuedMail(deps.db);
   return logins;
 }
 

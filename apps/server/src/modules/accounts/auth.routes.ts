@@ -3,6 +3,7 @@ import {
   ZAuthResponse,
   ZChangePasswordRequest,
   ZForgotPasswordRequest,
+  ZResetLinkCheckRequest,
   ZResetPasswordRequest,
   ZLoginRequest,
   ZProfileUpdateRequest,
@@ -25,6 +26,7 @@ import { loginGuard } from './login-guard';
 import { TaskTracker } from '../../tasks';
 import {
   changePassword,
+  checkResetLink,
   logIn,
   logOut,
   logOutEverywhere,
@@ -136,6 +138,19 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       const { email } = request.body;
       setImmediate(() => resets.track(requestPasswordReset(app.deps, email, new Date())));
       return reply.code(202).send({ message: RESET_REQUESTED_MESSAGE });
+    },
+  );
+
+  app.post(
+    '/auth/reset-password/check',
+    {
+      onRequest: requestsPerIp,
+      bodyLimit: ANONYMOUS_BODY_LIMIT,
+      schema: { body: ZResetLinkCheckRequest },
+    },
+    async (request, reply) => {
+      await checkResetLink(app.deps, request.body.token, new Date());
+      return reply.code(204).send();
     },
   );
 

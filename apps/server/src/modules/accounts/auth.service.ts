@@ -262,6 +262,27 @@ export async function requestPasswordReset(deps: Pick<Deps, 'db'>, email: string
 
 const RESET_LINK_INVALID_MESSAGE = 'This reset link is invalid or has expired. Ask for a new one.';
 
+const invalidResetLink = () =>
+  new AppError('VALIDATION_FAILED', RESET_LINK_INVALID_MESSAGE, { token: RESET_LINK_INVALID_MESSAGE });
+
+/**
+ * POST /auth/reset-password/check: whether the link still sets a password (unused, within its hour), so
+ * the page says so before its owner types a new password twice. Changes nothing.
+ */
+export async function checkResetLink(deps: Pick<Deps, 'db'>, token: string, now: Date): Promise<void> {
+  const [usable] = await deps.db
+    .select({ id: passwordResets.id })
+    .from(passwordResets)
+    .where(
+      and(
+        eq(passwordResets.tokenHash, hashToken(token)),
+        isNull(passwordResets.usedAt),
+        gt(passwordResets.expiresAt, now),
+      ),
+    );
+  if (!usable) throw invalidResetLink();
+}
+
 /**
  * POST /auth/reset-password: the link's token, used once within the hour, sets the new password (which
  * revokes every older token) and signs the account in.
@@ -282,10 +303,7 @@ export async function resetPassword(
       ),
     )
     .returning({ accountId: passwordResets.accountId });
-  if (!reset)
-    throw new AppError('VALIDATION_FAILED', RESET_LINK_INVALID_MESSAGE, {
-      token: RESET_LINK_INVALID_MESSAGE,
-    });
+  if (!reset) throw invalidResetLink();
   return startSession(deps, await setPassword(deps.db, reset.accountId, input.password));
 }
 

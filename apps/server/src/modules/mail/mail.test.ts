@@ -261,6 +261,8 @@ describe('forgotten password', () => {
     api(on, { method: 'POST', url: '/api/auth/forgot-password', payload: { email } });
   const reset = (token: string, password: string) =>
     api(app, { method: 'POST', url: '/api/auth/reset-password', payload: { token, password } });
+  const checkLink = (token: string) =>
+    api(app, { method: 'POST', url: '/api/auth/reset-password/check', payload: { token } });
   const INVALID_LINK = { token: 'This reset link is invalid or has expired. Ask for a new one.' };
 
   /**
@@ -297,6 +299,9 @@ describe('forgotten password', () => {
     const [row] = await app.deps.db.select().from(outbox).where(eq(outbox.kind, 'password-reset'));
     expect(row?.data).toEqual({ firstName: fan.user.firstName });
 
+    // The page checks the link before asking for a password: usable now, and checking uses nothing up.
+    expect((await checkLink(token)).statusCode).toBe(204);
+    expect((await checkLink(token)).statusCode).toBe(204);
     const done = await reset(token, 'a-brand-new-password');
     expect(done.statusCode, done.body).toBe(200);
     expect(done.json<AuthResponse>().user.email).toBe(fan.email);
@@ -306,6 +311,9 @@ describe('forgotten password', () => {
       headers: authHeader(fan.token),
     });
     expect(old.json<{ valid: boolean }>().valid).toBe(false);
+    const checked = await checkLink(token);
+    expect(checked.statusCode).toBe(400);
+    expect(checked.json<ErrorBody>().fields).toEqual(INVALID_LINK);
     const again = await reset(token, 'yet-another-password');
     expect(again.statusCode).toBe(400);
     expect(again.json<{ fields: Record<string, string> }>().fields).toEqual(INVALID_LINK);
@@ -325,7 +333,11 @@ describe('forgotten password', () => {
       .update(passwordResets)
       .set({ expiresAt: new Date(Date.now() - 1000) })
       .where(eq(passwordResets.accountId, fan.user.id));
+    expect((await checkLink(token)).json<ErrorBody>().fields).toEqual(INVALID_LINK);
     expect((await reset(token, 'a-brand-new-password')).statusCode).toBe(400);
+    for (const forged of ['', 'x'.repeat(201), 'not-a-link']) {
+      expect((await checkLink(forged)).statusCode, forged).toBe(400);
+    }
 
     expect((await forgot(fan.email)).statusCode).toBe(202);
     expect((await forgot(fan.email)).statusCode).toBe(202);
