@@ -137,7 +137,7 @@ describe('selling tickets in the browser', () => {
     const ticket = eventCard(fan.page, eventName);
     await ticket.waitFor();
     const ticketText = await ticket.innerText();
-    expect(ticketText).toContain('2 ticket(s)');
+    expect(ticketText).toContain('2 tickets');
     expect(ticketText).toContain('25.00');
     expect(ticketText).toContain('Completed');
     await expectAccessible(fan.page, 'my tickets');

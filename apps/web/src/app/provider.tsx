@@ -14,7 +14,7 @@ export function AppProvider({ children }: { children: ReactNode }) {
       <SessionProvider>
         <SessionGate>{children}</SessionGate>
       </SessionProvider>
-      <Toasts position="top-right" autoClose={TOAST_AUTO_CLOSE_MS} closeOnClick />
+      <Toasts position="top-right" className="below-nav" autoClose={TOAST_AUTO_CLOSE_MS} closeOnClick />
     </QueryClientProvider>
   );
 }

@@ -1,6 +1,7 @@
 import { lazy, type ComponentType } from 'react';
 import { Navigate, Route, Routes } from 'react-router';
 import { paths, routes } from '../config/paths';
+import { registerPageLoader } from '../lib/page-preload';
 import { EventListRoute } from '../features/events/routes/event-list';
 import { HomeRoute } from '../features/marketing/routes/home';
 import { AppLayout } from './layout/app-layout';
@@ -61,7 +62,10 @@ const PrivacyPolicyRoute = page(
 );
 const TermsRoute = page(() => import('../features/marketing/routes/terms'), 'TermsRoute');
 const ProfileRoute = page(() => import('../features/accounts/routes/profile'), 'ProfileRoute');
-const EventStreamRoute = page(() => import('../features/live/routes/event-stream'), 'EventStreamRoute');
+const loadStreamPage = () => import('../features/live/routes/event-stream');
+registerPageLoader('stream', loadStreamPage);
+const EventStreamRoute = page(loadStreamPage, 'EventStreamRoute');
+const WatchLinkRoute = page(() => import('../features/live/routes/watch-link'), 'WatchLinkRoute');
 const MyTicketsRoute = page(() => import('../features/orders/routes/my-tickets'), 'MyTicketsRoute');
 
 /** The route table of spec §2. */
@@ -84,6 +88,7 @@ export function AppRoutes() {
 
         <Route path={routes.events} element={<EventListRoute />} />
         <Route path={routes.eventDetails} element={<EventDetailsRoute />} />
+        <Route path={routes.watch} element={<WatchLinkRoute />} />
         <Route path={routes.creatorProfile} element={<CreatorProfileRoute />} />
         <Route path={routes.creatorSimpleView} element={<CreatorSimpleViewRoute />} />
 

@@ -18,6 +18,8 @@ export const routes = {
   events: '/events',
   eventDetails: '/events/:id',
   eventStream: '/events/:id/stream',
+  /** The link in every mail that leads to a show: signs its ticket holder in, then the stream. */
+  watch: '/watch/:token',
   checkout: '/events/:id/checkout',
   purchaseConfirmation: '/purchase-confirmation/:eventId/:quantity',
 

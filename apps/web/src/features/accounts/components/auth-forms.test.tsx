@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { aCreator, aUser, stubApi } from '../../../test/api-stub';
 import { renderApp } from '../../../test/render-app';
@@ -64,12 +64,21 @@ describe('login', () => {
 
   it('takes a creator to the creator dashboard', async () => {
     stubApi({ 'POST /auth/login/creator': { body: { access_token: 'fresh', user: aCreator() } } });
-    const { user, location } = renderApp('/login?redirect=%2Fevents');
+    const { user, location } = renderApp('/login');
 
     await fillLogin(user, 'grace@example.com', 'correct-horse');
 
     expect(await screen.findByRole('heading', { name: 'Creator Dashboard' })).toBeInTheDocument();
     expect(location()).toBe('/creators/dashboard');
+  });
+
+  it('takes a creator back to the studio link that asked for a login', async () => {
+    stubApi({ 'POST /auth/login/creator': { body: { access_token: 'fresh', user: aCreator() } } });
+    const { user, location } = renderApp('/login?redirect=%2Fcreators%2Fdashboard%2Fmy-events');
+
+    await fillLogin(user, 'grace@example.com', 'correct-horse');
+
+    await waitFor(() => expect(location()).toBe('/creators/dashboard/my-events'));
   });
 
   it('points spectators to their own login page, keeping the redirect', async () => {

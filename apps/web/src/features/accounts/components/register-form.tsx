@@ -2,14 +2,16 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { ZRegisterRequest, type Role } from '@stagedoor/shared/accounts';
 import { PASSWORD_MIN_LENGTH } from '@stagedoor/shared/limits';
 import { useForm } from 'react-hook-form';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useQuery } from '@tanstack/react-query';
+import { matchPath, useNavigate, useSearchParams } from 'react-router';
 import { Button } from '../../../components/ui/button';
 import { Input } from '../../../components/ui/field';
 import { TextLink } from '../../../components/ui/text-link';
-import { paths } from '../../../config/paths';
+import { paths, routes } from '../../../config/paths';
 import { browserTimeZone } from '../../../lib/dates';
 import { reportSubmitError } from '../../../lib/form-errors';
 import { formFields } from '../../../lib/form-fields';
+import { eventQuery } from '../../../lib/reads';
 import { notify } from '../../../lib/notify';
 import { useSession } from '../../../lib/session';
 import { destinationAfterAuth } from '../after-auth';
@@ -31,6 +33,17 @@ const copy = {
 } satisfies Record<Role, { title: string; subtitle: string; success: string; loginPath: typeof paths.login }>;
 
 const fieldNames = ['firstName', 'lastName', 'email', 'password'] as const;
+
+/**
+ * A visitor sent here by "Purchase Ticket" reads which tickets the account is for, and that the
+ * checkout comes next; anyone else the role's own line.
+ */
+function ForCheckout({ redirect, fallback }: { redirect: string | null; fallback: string }) {
+  const eventId = matchPath(routes.checkout, redirect?.split('?')[0] ?? '')?.params.id ?? null;
+  const event = useQuery({ ...eventQuery(eventId ?? ''), enabled: eventId !== null });
+  if (!event.data) return fallback;
+  return `Create your account to get your tickets to ${event.data.name}: the checkout comes right after.`;
+}
 
 /** The registration screen of either role; the new account is signed in straight away. */
 export function RegisterForm({ role }: { role: Role }) {
@@ -59,7 +72,7 @@ export function RegisterForm({ role }: { role: Role }) {
   return (
     <AuthCard
       title={copy[role].title}
-      subtitle={copy[role].subtitle}
+      subtitle={<ForCheckout redirect={redirect} fallback={copy[role].subtitle} />}
       footer={
         <p>
           Already have an account? <TextLink to={copy[role].loginPath(redirect)}>Sign in instead</TextLink>

@@ -25,6 +25,7 @@ describe('forgotten password', () => {
 
   it('sets a new password from the link and signs the account in', async () => {
     const calls = stubApi({
+      'POST /auth/reset-password/check': { status: 204 },
       'POST /auth/reset-password': { body: { access_token: 'fresh', user: aCreator() } },
     });
     const { user, location } = renderApp('/reset-password?token=abc123');
@@ -34,31 +35,33 @@ describe('forgotten password', () => {
     expect(screen.getByLabelText('Confirm new password')).toHaveAccessibleErrorMessage(
       'New passwords do not match',
     );
-    expect(calls).toHaveLength(0);
+    expect(calls.map((call) => call.path)).toEqual(['/auth/reset-password/check']);
 
     await user.clear(screen.getByLabelText('Confirm new password'));
     await user.type(screen.getByLabelText('Confirm new password'), 'a-brand-new-password');
     await user.click(screen.getByRole('button', { name: 'Save password' }));
 
     expect(await screen.findByText('Password updated successfully!')).toBeInTheDocument();
-    expect(calls[0]?.body).toEqual({ token: 'abc123', password: 'a-brand-new-password' });
+    expect(calls[0]?.body).toEqual({ token: 'abc123' });
+    expect(calls[1]?.body).toEqual({ token: 'abc123', password: 'a-brand-new-password' });
     expect(location()).toBe('/creators/dashboard');
     expect(localStorage.getItem('token')).toBe('fresh');
   });
 
-  it('shows why a used or expired link fails, and offers a new one', async () => {
+  it('says a used or expired link fails before asking for a password, and offers a new one', async () => {
     const message = 'This reset link is invalid or has expired. Ask for a new one.';
-    stubApi({
-      'POST /auth/reset-password': {
-        status: 400,
-        body: { statusCode: 400, code: 'VALIDATION_FAILED', message, fields: { token: message } },
-      },
+    const refused = {
+      status: 400,
+      body: { statusCode: 400, code: 'VALIDATION_FAILED', message, fields: { token: message } },
+    };
+    const calls = stubApi({
+      'POST /auth/reset-password/check': refused,
+      'POST /auth/reset-password': refused,
     });
-    const { user } = renderApp('/reset-password?token=used');
-    await user.type(await screen.findByLabelText('New password'), 'a-brand-new-password');
-    await user.type(screen.getByLabelText('Confirm new password'), 'a-brand-new-password');
-    await user.click(screen.getByRole('button', { name: 'Save password' }));
+    renderApp('/reset-password?token=used');
     expect(await screen.findByText(message)).toBeInTheDocument();
+    expect(screen.queryByLabelText('New password')).not.toBeInTheDocument();
+    expect(calls.map((call) => call.path)).toEqual(['/auth/reset-password/check']);
     expect(screen.getByRole('link', { name: 'Ask for a new one' })).toHaveAttribute(
       'href',
       '/forgot-password',

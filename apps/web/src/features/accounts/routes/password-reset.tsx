@@ -5,6 +5,7 @@ import {
   ZResetPasswordForm,
   type ForgotPasswordRequest,
 } from '@stagedoor/shared/accounts';
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useNavigate, useSearchParams } from 'react-router';
@@ -13,9 +14,10 @@ import { Button } from '../../../components/ui/button';
 import { Input } from '../../../components/ui/field';
 import { NewPasswordFields } from '../../../components/ui/new-password-fields';
 import { Notice } from '../../../components/ui/notice';
+import { Spinner } from '../../../components/ui/spinner';
 import { TextLink } from '../../../components/ui/text-link';
 import { paths } from '../../../config/paths';
-import { api } from '../../../lib/api-client';
+import { api, errorMessage } from '../../../lib/api-client';
 import { reportSubmitError } from '../../../lib/form-errors';
 import { formFields } from '../../../lib/form-fields';
 import { notify } from '../../../lib/notify';
@@ -23,6 +25,8 @@ import { useSession } from '../../../lib/session';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { destinationAfterAuth } from '../after-auth';
 import { AuthCard } from '../components/auth-card';
+
+const LINK_UNCHECKED_MESSAGE = 'This reset link could not be checked. Ask for a new one.';
 
 const loginLinks = (
   <p>
@@ -85,6 +89,18 @@ export function ResetPasswordRoute() {
   const token = searchParams.get('token') ?? '';
   const navigate = useNavigate();
   const { setToken, updateUser } = useSession();
+  // A used or expired link is told before its owner types a new password twice.
+  const link = useQuery({
+    queryKey: ['reset-link', token],
+    // 204 when usable: a query must answer something, so it answers that it is.
+    queryFn: async () => {
+      await api.post('/auth/reset-password/check', { token }, { anonymous: true });
+      return 'usable' as const;
+    },
+    enabled: token !== '',
+    retry: false,
+    staleTime: Infinity,
+  });
   const form = useForm({
     resolver: zodResolver(ZResetPasswordForm),
     defaultValues: { newPassword: '', confirmPassword: '' },
@@ -129,15 +145,19 @@ export function ResetPasswordRoute() {
       subtitle="It replaces your old one and signs out other sessions."
       footer={footer}
     >
-      {token ? (
+      {!token ? (
+        <Notice>This link has no reset token. Ask for a new link below.</Notice>
+      ) : link.isPending ? (
+        <Spinner label="Checking your link" className="py-6" />
+      ) : link.isError ? (
+        <Notice>{errorMessage(link.error, LINK_UNCHECKED_MESSAGE)}</Notice>
+      ) : (
         <form onSubmit={onSubmit} noValidate className="space-y-5">
           <NewPasswordFields field={field} />
           <Button type="submit" disabled={isSubmitting} className="w-full">
             {isSubmitting ? 'Saving...' : 'Save password'}
           </Button>
         </form>
-      ) : (
-        <Notice>This link has no reset token. Ask for a new link below.</Notice>
       )}
     </AuthCard>
   );

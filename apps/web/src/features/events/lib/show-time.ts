@@ -14,6 +14,9 @@ const LIVE_CHECK_LEAD_MS = HOUR_MS;
 /** How often the event page asks, within that window. */
 export const LIVE_CHECK_INTERVAL_MS = 15 * SECOND_MS;
 
+/** ...and before it: a show live hours before its start is shown too, within two minutes. */
+export const EARLY_LIVE_CHECK_INTERVAL_MS = 2 * 60 * SECOND_MS;
+
 /** What the event page says instead of 'Purchase Ticket' once the show is over. */
 export const EVENT_ENDED_TEXT = 'This event has ended.';
 

@@ -15,11 +15,12 @@ import { formatMoney } from '../../../lib/format';
 import { notify } from '../../../lib/notify';
 import { randomId } from '../../../lib/random-id';
 import { useCurrentUser } from '../../../lib/session';
+import { useNow } from '../../../lib/use-now';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useEventForPurchase } from '../api/events';
 import { isPriceChange, usePaymentsConfig, usePurchaseTickets } from '../api/orders';
 import { QuantitySelector } from '../components/quantity-selector';
-import { EVENT_CANCELLED_TEXT } from '../lib/cancellation';
+import { notForSaleText } from '../lib/for-sale';
 
 export function CheckoutRoute() {
   const { id = '' } = useParams();
@@ -40,11 +41,9 @@ export function CheckoutRoute() {
 
 const OWN_EVENT_TEXT = 'This is your event: creators cannot buy tickets to their own events.';
 
-/** Why this account cannot buy the event at all (the server refuses both), or null. */
-function whyNotForSale(event: Event, user: SessionUser): string | null {
-  if (event.cancelledAt !== null) return EVENT_CANCELLED_TEXT;
-  if (event.creatorId === user.id) return OWN_EVENT_TEXT;
-  return null;
+/** Why this account cannot buy the event now (the server would refuse), or null. */
+function whyNotForSale(event: Event, user: SessionUser, now: number): string | null {
+  return notForSaleText(event, now) ?? (event.creatorId === user.id ? OWN_EVENT_TEXT : null);
 }
 
 function CheckoutForm({ event }: { event: Event }) {
@@ -56,8 +55,8 @@ function CheckoutForm({ event }: { event: Event }) {
   const [isPriceChanged, setIsPriceChanged] = useState(false);
   // The server refuses more than one buyer may hold or than are left, so the selector stops there too.
   const maxQuantity = Math.min(event.maxPerBuyer, event.ticketsLeft);
-  const isSoldOut = maxQuantity < 1;
-  const notForSale = whyNotForSale(event, user);
+  const now = useNow();
+  const notForSale = whyNotForSale(event, user, now);
   const total = event.price * quantity;
   // A retried click of the same purchase reuses its key; another quantity or price is a new purchase.
   const attempt = useRef<{ request: string; key: string } | null>(null);
@@ -92,15 +91,15 @@ function CheckoutForm({ event }: { event: Event }) {
         <h2 className="text-xl font-semibold text-slate-900">{event.name}</h2>
         <p className="mt-1 text-slate-600">{`${formatMoney(event.price)} per ticket`}</p>
       </div>
-      {isSoldOut ? (
-        <p className="font-medium text-red-600">Sold out</p>
-      ) : notForSale ? null : (
-        <QuantitySelector value={quantity} min={1} max={maxQuantity} onChange={setQuantity} />
+      {notForSale ? null : (
+        <>
+          <QuantitySelector value={quantity} min={1} max={maxQuantity} onChange={setQuantity} />
+          <dl className="flex items-center justify-between border-t border-slate-200 pt-4">
+            <dt className="text-lg font-semibold text-slate-900">Total</dt>
+            <dd className="text-2xl font-bold text-slate-900">{formatMoney(total)}</dd>
+          </dl>
+        </>
       )}
-      <dl className="flex items-center justify-between border-t border-slate-200 pt-4">
-        <dt className="text-lg font-semibold text-slate-900">Total</dt>
-        <dd className="text-2xl font-bold text-slate-900">{formatMoney(total)}</dd>
-      </dl>
       {isPriceChanged ? (
         <Notice>
           {`The price of this event changed to ${formatMoney(event.price)} per ticket, so your new total is ${formatMoney(total)}. Nothing was charged: confirm again to buy at the new price.`}
@@ -112,7 +111,7 @@ function CheckoutForm({ event }: { event: Event }) {
         {notForSale ? (
           <p className="font-medium text-slate-700">{notForSale}</p>
         ) : (
-          <Button size="lg" onClick={completePurchase} disabled={purchase.isPending || isSoldOut}>
+          <Button size="lg" onClick={completePurchase} disabled={purchase.isPending}>
             {purchase.isPending ? 'Processing...' : 'Complete Purchase'}
           </Button>
         )}

@@ -132,8 +132,9 @@ describe('the event page for a ticket holder', () => {
     expect(screen.getByText('Live now')).toBeInTheDocument();
   });
 
-  it('does not ask whether the show is live days before it, nor for a fan without tickets', async () => {
+  it('asks every two minutes days before the show (a creator may open early), never a fan without tickets', async () => {
     const advance = controlClock();
+    let live = false;
     const calls = stubApi({
       ...signedInAs(aUser()),
       'GET /events/4': { body: anEvent({ date: daysFromNow(2) }) },
@@ -141,13 +142,22 @@ describe('the event page for a ticket holder', () => {
       'GET /orders/summary': ({ query }) => ({
         body: query.get('eventId') === '4' ? { orders: 1, tickets: 2 } : { orders: 0, tickets: 0 },
       }),
-      'GET /events/4/live': { body: { live: true } },
+      'GET /events/4/live': () => ({ body: { live } }),
       'GET /events/5/live': { body: { live: true } },
     });
-    renderApp('/events/4');
+    const page = renderApp('/events/4');
     await screen.findByRole('heading', { name: 'You have 2 tickets' });
+    await waitOnRealClock(() => expect(liveCalls(calls)).toHaveLength(1));
+    live = true;
     advance(60_000);
-    expect(liveCalls(calls)).toHaveLength(0);
+    expect(liveCalls(calls)).toHaveLength(1);
+    advance(60_000);
+    expect(await screen.findByRole('link', { name: 'Watch now' })).toHaveAttribute(
+      'href',
+      '/events/4/stream',
+    );
+    expect(liveCalls(calls)).toHaveLength(2);
+    page.unmount();
 
     // Event 5 is about to start, but this fan holds no ticket to it.
     const other = renderApp('/events/5');
@@ -194,6 +204,31 @@ describe('the event page for a ticket holder', () => {
 });
 
 describe('the event page for everyone', () => {
+  it.each([
+    ['taken off sale', { isActive: false }, 'Tickets to this event are not on sale.'],
+    ['sold out', { ticketsLeft: 0 }, 'Sold out: every ticket has been sold.'],
+    [
+      'cancelled',
+      { cancelledAt: daysFromNow(-1) },
+      'This event was cancelled. Every buyer has been refunded.',
+    ],
+    ['ended', { date: daysFromNow(-2) }, 'This event has ended.'],
+  ])(
+    'offers no way to buy an event %s, on its page or at its checkout, and says why',
+    async (_, change, why) => {
+      stubApi({ ...signedInAs(aUser()), 'GET /events/4': { body: anEvent(change) } });
+      const page = renderApp('/events/4');
+      expect(await screen.findByText(why)).toBeInTheDocument();
+      expect(screen.queryByRole('button', { name: 'Purchase Ticket' })).not.toBeInTheDocument();
+      page.unmount();
+
+      renderApp('/events/4/checkout');
+      expect(await screen.findByText(why)).toBeInTheDocument();
+      expect(screen.queryByRole('button', { name: 'Complete Purchase' })).not.toBeInTheDocument();
+      expect(screen.queryByText('Total')).not.toBeInTheDocument();
+    },
+  );
+
   it('no longer sells an event that has ended (90 minutes after its start)', async () => {
     stubApi({
       'GET /events/4': { body: anEvent({ date: new Date(Date.now() - 91 * 60_000).toISOString() }) },

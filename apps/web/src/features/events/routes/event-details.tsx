@@ -2,6 +2,7 @@ import { phaseOf } from '@stagedoor/shared/event-state';
 import type { Event } from '@stagedoor/shared/events';
 import { imageUrls } from '@stagedoor/shared/images';
 import { CalendarDays, Globe, Ticket } from 'lucide-react';
+import { useEffect } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { Page } from '../../../components/layout/page';
 import { Badge } from '../../../components/ui/badge';
@@ -14,8 +15,10 @@ import { TextLink } from '../../../components/ui/text-link';
 import { paths } from '../../../config/paths';
 import { toPickerValue } from '../../../lib/dates';
 import { ApiError } from '../../../lib/api-client';
+import { cn } from '../../../lib/cn';
 import { formatLongDateTime, formatMoney, formatWallTime } from '../../../lib/format';
 import { useSession } from '../../../lib/session';
+import { preloadPage } from '../../../lib/page-preload';
 import { useNow } from '../../../lib/use-now';
 import { useTimeZone } from '../../../lib/use-time-zone';
 import { useDocumentTitle } from '../../../lib/use-document-title';
@@ -24,8 +27,8 @@ import { useIsLive } from '../api/live-status';
 import { useTicketsHeld } from '../api/orders';
 import { ShareButton } from '../components/share-button';
 import { YourTickets } from '../components/your-tickets';
-import { EVENT_CANCELLED_TEXT } from '../lib/cancellation';
-import { EVENT_ENDED_TEXT, isAroundShow, SALES_CLOSED_TEXT } from '../lib/show-time';
+import { notForSaleText } from '../lib/for-sale';
+import { isAroundShow } from '../lib/show-time';
 
 export function EventDetailsRoute() {
   const { id = '' } = useParams();
@@ -58,15 +61,23 @@ function EventDetails({ event, isRefreshing }: { event: Event; isRefreshing: boo
   const { user } = useSession();
   const navigate = useNavigate();
   const { creator } = event;
-  const isSoldOut = event.ticketsLeft < 1;
   const isCancelled = event.cancelledAt !== null;
   const timeZone = useTimeZone();
   const now = useNow();
   const phase = phaseOf(event.date, now);
+  const notForSale = notForSaleText(event, now);
   const tickets = useTicketsHeld(user?.id ?? null, event.id);
   const ticketCount = isCancelled ? 0 : (tickets.data ?? 0);
-  const isLive = useIsLive(event.id, ticketCount > 0 && isAroundShow(event.date, now));
+  const isLive = useIsLive(
+    event.id,
+    ticketCount === 0 || phase === 'ended' ? 'never' : isAroundShow(event.date, now) ? 'often' : 'rarely',
+  );
   const pageUrl = new URL(paths.eventDetails(event.id), window.location.origin).href;
+  const holdsTickets = ticketCount > 0;
+  // A ticket holder's next screen is the stream's: its code loads now, not when they open it.
+  useEffect(() => {
+    if (holdsTickets) preloadPage('stream');
+  }, [holdsTickets]);
 
   // Purchasing needs an account: a visitor signs up as a spectator, then carries on to the checkout.
   const purchase = () =>
@@ -122,19 +133,14 @@ function EventDetails({ event, isRefreshing }: { event: Event; isRefreshing: boo
               <Ticket aria-hidden className="size-4" />
               {`${event.ticketsLeft} tickets available`}
             </p>
-            {isCancelled ? (
-              <p className="text-sm font-medium text-red-700">{EVENT_CANCELLED_TEXT}</p>
-            ) : phase === 'ended' ? (
-              <p className="text-sm font-medium text-slate-700">{EVENT_ENDED_TEXT}</p>
-            ) : phase === 'on' ? (
-              <p className="text-sm font-medium text-slate-700">{SALES_CLOSED_TEXT}</p>
+            {notForSale ? (
+              <p className={cn('text-sm font-medium', isCancelled ? 'text-red-700' : 'text-slate-700')}>
+                {notForSale}
+              </p>
             ) : (
-              <>
-                <Button onClick={purchase} disabled={isRefreshing || isSoldOut} className="w-full" size="lg">
-                  {isRefreshing ? 'Processing...' : 'Purchase Ticket'}
-                </Button>
-                {isSoldOut ? <p className="text-sm font-medium text-red-600">Sold out</p> : null}
-              </>
+              <Button onClick={purchase} disabled={isRefreshing} className="w-full" size="lg">
+                {isRefreshing ? 'Processing...' : 'Purchase Ticket'}
+              </Button>
             )}
             {isCancelled ? null : (
               <ShareButton

@@ -32,6 +32,12 @@ describe('event details', () => {
     await user.click(screen.getByRole('button', { name: 'Purchase Ticket' }));
 
     expect(location()).toBe('/user/register?redirect=%2Fevents%2F4%2Fcheckout');
+    // The sign-up says which tickets it is for, and what comes next.
+    expect(
+      await screen.findByText(
+        'Create your account to get your tickets to Jazz Night: the checkout comes right after.',
+      ),
+    ).toBeInTheDocument();
   });
 
   it('takes a signed-in account straight to the checkout', async () => {

@@ -1,6 +1,6 @@
 import { ZPublicCreator } from '@stagedoor/shared/creators';
 import { ZLiveConfig } from '@stagedoor/shared/live';
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
 import { eventQuery } from '../../../lib/reads';
@@ -29,11 +29,14 @@ const LIVE_CONFIG_REFRESH_MS = 4 * 60_000;
  * GET /live/config?eventId: the ICE servers peer connections use (with TURN credentials of this account,
  * when it may relay this show) and whether shows go peer to peer or through the media server.
  */
-export function useLiveConfig(eventId: number) {
-  return useQuery({
+export const liveConfigQuery = (eventId: number) =>
+  queryOptions({
     queryKey: queryKeys.live.config(eventId),
     queryFn: ({ signal }) => api.get(`/live/config?eventId=${eventId}`, { schema: ZLiveConfig, signal }),
     staleTime: LIVE_CONFIG_REFRESH_MS,
     refetchInterval: LIVE_CONFIG_REFRESH_MS,
   });
+
+export function useLiveConfig(eventId: number) {
+  return useQuery(liveConfigQuery(eventId));
 }

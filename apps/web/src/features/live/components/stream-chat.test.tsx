@@ -59,13 +59,14 @@ describe('stream chat', () => {
     expect(socket.payloadsOf('joinChat')).toEqual([{ eventId: 4 }]);
   });
 
-  it('shows the history with each time as hour:minute in Spanish', async () => {
-    renderChat({ history: [aMessage({ timestamp: new Date(2030, 0, 1, 9, 5).getTime() })] });
+  it("shows the history with each time in the reader's zone, on the site's 12-hour clock", async () => {
+    renderChat({ history: [aMessage({ timestamp: Date.UTC(2030, 0, 1, 21, 5) })] });
 
     const line = await screen.findByRole('listitem');
     expect(line).toHaveTextContent('Ada Lovelace');
     expect(line).toHaveTextContent('Hello there');
-    expect(within(line).getByText('09:05')).toBeInTheDocument();
+    // The reader's zone is UTC (aUser).
+    expect(within(line).getByText('9:05 PM')).toBeInTheDocument();
   });
 
   it("marks the creator's messages with a Creator badge, and nobody else's", async () => {

@@ -6,7 +6,7 @@ import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } fr
 import { Button } from '../../../components/ui/button';
 import type { LiveSocket } from '../../../lib/socket';
 import { useChat } from '../hooks/use-chat';
-import { formatChatTime } from '../../../lib/format';
+import { formatWallTime } from '../../../lib/format';
 
 type StreamChatProps = {
   socket: LiveSocket | null;
@@ -66,6 +66,7 @@ export function StreamChat({ socket, isConnected, eventId, user, isModerator }: 
               <ChatLine
                 key={message.id}
                 message={message}
+                timeZone={user.timeZone}
                 canModerate={isModerator && message.userId !== user.id}
                 onDelete={() => void chat.deleteMessage(message)}
                 onMute={() => void chat.muteAuthor(message)}
@@ -101,12 +102,14 @@ export function StreamChat({ socket, isConnected, eventId, user, isModerator }: 
 
 type ChatLineProps = {
   message: ChatMessage;
+  /** The reader's zone: times read as on every other screen, `7:05 PM`. */
+  timeZone: string;
   canModerate: boolean;
   onDelete: () => void;
   onMute: () => void;
 };
 
-function ChatLine({ message, canModerate, onDelete, onMute }: ChatLineProps) {
+function ChatLine({ message, timeZone, canModerate, onDelete, onMute }: ChatLineProps) {
   return (
     <li className="group flex gap-2.5">
       <ChatAvatar name={message.username} src={message.userAvatar} />
@@ -115,7 +118,7 @@ function ChatLine({ message, canModerate, onDelete, onMute }: ChatLineProps) {
           <span className="font-semibold text-white">{message.username}</span>
           {message.isCreator ? <CreatorBadge /> : null}
           <time dateTime={new Date(message.timestamp).toISOString()} className="text-slate-400">
-            {formatChatTime(message.timestamp)}
+            {formatWallTime(new Date(message.timestamp).toISOString(), timeZone)}
           </time>
         </p>
         <p className="text-sm break-words whitespace-pre-wrap text-slate-200">{message.content}</p>

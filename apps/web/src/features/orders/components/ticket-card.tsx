@@ -1,12 +1,16 @@
 import type { Order, OrderStatus } from '@stagedoor/shared/orders';
 import { imageUrls } from '@stagedoor/shared/images';
-import { CalendarDays, Clock, Euro, Ticket } from 'lucide-react';
+import { phaseOf } from '@stagedoor/shared/event-state';
+import { counted } from '@stagedoor/shared/words';
+import { CalendarDays, Clock, Euro, Gift, Ticket } from 'lucide-react';
 import { Badge, type BadgeTone } from '../../../components/ui/badge';
 import { ButtonAnchor, ButtonLink } from '../../../components/ui/button';
 import { MediaCard } from '../../../components/ui/media-card';
 import { paths } from '../../../config/paths';
 import { formatAmount, formatShortDate, formatTime } from '../../../lib/format';
+import { useNow } from '../../../lib/use-now';
 import { useTimeZone } from '../../../lib/use-time-zone';
+import { GiveTickets } from './give-tickets';
 
 /** The badge of each order status; 'Completed' is the spec's (§2). */
 const statusBadges: Record<OrderStatus, { label: string; tone: BadgeTone }> = {
@@ -23,7 +27,11 @@ const REFUND_PENDING = { label: 'Refund pending', tone: 'warning' } as const;
 /** A pending order without a hold end: its bank payment is clearing, its tickets are kept meanwhile. */
 const PAYMENT_CLEARING = { label: 'Payment processing', tone: 'warning' } as const;
 
+/** Tickets the account gave away: no longer its own. */
+const GIVEN_AWAY = { label: 'Given away', tone: 'neutral' } as const;
+
 function badgeOf(order: Order) {
+  if (order.givenTo !== null) return GIVEN_AWAY;
   if (order.status === 'refunded' && order.refundStatus !== 'succeeded') return REFUND_PENDING;
   if (order.status === 'pending' && order.expiresAt === null) return PAYMENT_CLEARING;
   return statusBadges[order.status];
@@ -31,12 +39,17 @@ function badgeOf(order: Order) {
 
 /**
  * One order on My Tickets, badged with its status; amounts carry a euro icon (spec §9). Only a
- * completed order is a ticket to the stream; a pending one can still be paid.
+ * completed order of the account's own is a ticket to the stream, and can be given before its show; a
+ * pending one can still be paid.
  */
 export function TicketCard({ order }: { order: Order }) {
   const { event } = order;
   const badge = badgeOf(order);
   const timeZone = useTimeZone();
+  // Whether it can still be given changes at the show's start: a minute's precision is plenty.
+  const now = useNow(60_000);
+  const isTicket = order.status === 'completed' && order.givenTo === null;
+  const isGivable = isTicket && phaseOf(event.date, now) === 'upcoming';
   return (
     <MediaCard
       title={event.name}
@@ -47,11 +60,12 @@ export function TicketCard({ order }: { order: Order }) {
           <ButtonLink to={paths.eventDetails(event.id)} variant="secondary" size="sm">
             Ver Detalles
           </ButtonLink>
-          {order.status === 'completed' ? (
+          {isTicket ? (
             <ButtonLink to={paths.eventStream(event.id)} size="sm">
               Acceder al Stream
             </ButtonLink>
           ) : null}
+          {isGivable ? <GiveTickets order={order} /> : null}
           {order.status === 'pending' && order.checkoutUrl ? (
             <ButtonAnchor href={order.checkoutUrl} size="sm">
               Finish payment
@@ -71,8 +85,19 @@ export function TicketCard({ order }: { order: Order }) {
         </li>
         <li className="flex items-center gap-2">
           <Ticket aria-hidden className="size-4 text-brand-600" />
-          {`${order.quantity} ticket(s)`}
+          {counted(order.quantity, 'ticket')}
         </li>
+        {order.givenTo !== null ? (
+          <li className="flex items-center gap-2">
+            <Gift aria-hidden className="size-4 text-brand-600" />
+            Given to {order.givenTo}
+          </li>
+        ) : null}
+        {order.giftFrom !== null ? (
+          <li className="flex items-center gap-2">
+            <Gift aria-hidden className="size-4 text-brand-600" />A gift from {order.giftFrom}
+          </li>
+        ) : null}
       </ul>
       <p className="flex items-center gap-1 text-xl font-bold text-slate-900">
         <Euro role="img" aria-label="Total in euros" className="size-5" />

@@ -56,7 +56,7 @@ describe('my tickets', () => {
 
     const card = await screen.findByRole('article', { name: 'Jazz Night' });
     expect(within(card).getByText('Completed')).toBeInTheDocument();
-    expect(within(card).getByText('2 ticket(s)')).toBeInTheDocument();
+    expect(within(card).getByText('2 tickets')).toBeInTheDocument();
     expect(within(card).getByText('50.00')).toBeInTheDocument();
     expect(within(card).getByRole('img', { name: 'Total in euros' })).toBeInTheDocument();
     expect(within(card).getByRole('link', { name: 'Ver Detalles' })).toHaveAttribute('href', '/events/4');
@@ -170,5 +170,65 @@ describe('my tickets', () => {
     // 02:30 UTC on March 6 is still the evening of March 5 in Los Angeles.
     expect(within(card).getByText('Mar 5, 2030')).toBeInTheDocument();
     expect(within(card).getByText('6:30 PM PST')).toBeInTheDocument();
+  });
+
+  it('gives a ticket of a show to come by email, and shows what was given and received', async () => {
+    const event = (id: number, name: string, date = '2030-03-05T18:30:00.000Z') => ({
+      id,
+      name,
+      image: null,
+      date,
+    });
+    const refusal = 'They would hold more than the 10 tickets one fan may have for this event';
+    const calls = stubApi({
+      ...signedInAs(aUser()),
+      'GET /orders': {
+        body: [
+          anOrder({ id: 1, quantity: 2, event: event(1, 'Jazz Night') }),
+          anOrder({ id: 2, givenTo: 'bo@example.com', event: event(2, 'Given Show') }),
+          anOrder({ id: 3, giftFrom: 'Ana Lima', event: event(3, 'Received Show') }),
+          anOrder({ id: 4, event: event(4, 'Past Show', '2020-03-05T18:30:00.000Z') }),
+        ],
+      },
+      'POST /orders/1/transfer': ({ body }) =>
+        (body as { email: string }).email === 'full@example.com'
+          ? {
+              status: 409,
+              body: { statusCode: 409, code: 'CONFLICT', message: refusal, fields: { email: refusal } },
+            }
+          : { status: 204 },
+    });
+    const { user } = renderApp('/user/dashboard/my-tickets');
+
+    const given = await screen.findByRole('article', { name: 'Given Show' });
+    expect(within(given).getByText('Given away')).toBeInTheDocument();
+    expect(within(given).getByText('Given to bo@example.com')).toBeInTheDocument();
+    expect(within(given).queryByRole('link', { name: 'Acceder al Stream' })).not.toBeInTheDocument();
+    expect(within(given).queryByRole('button', { name: 'Give' })).not.toBeInTheDocument();
+    const received = screen.getByRole('article', { name: 'Received Show' });
+    expect(within(received).getByText('A gift from Ana Lima')).toBeInTheDocument();
+    expect(within(received).getByRole('link', { name: 'Acceder al Stream' })).toBeInTheDocument();
+    // An ended show's ticket cannot be given any more.
+    const past = screen.getByRole('article', { name: 'Past Show' });
+    expect(within(past).queryByRole('button', { name: 'Give' })).not.toBeInTheDocument();
+
+    const jazz = screen.getByRole('article', { name: 'Jazz Night' });
+    await user.click(within(jazz).getByRole('button', { name: 'Give' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Give 2 tickets to Jazz Night' });
+    await user.type(within(dialog).getByLabelText("Friend's email"), 'full@example.com');
+    await user.click(within(dialog).getByRole('button', { name: 'Give 2 tickets' }));
+    expect(await within(dialog).findByText(refusal)).toBeInTheDocument();
+
+    await user.clear(within(dialog).getByLabelText("Friend's email"));
+    await user.type(within(dialog).getByLabelText("Friend's email"), 'friend@example.com');
+    await user.click(within(dialog).getByRole('button', { name: 'Give 2 tickets' }));
+    expect(await screen.findByText('2 tickets given to friend@example.com')).toBeInTheDocument();
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(calls.filter((call) => call.path === '/orders/1/transfer').map((call) => call.body)).toEqual([
+      { email: 'full@example.com' },
+      { email: 'friend@example.com' },
+    ]);
+    // My Tickets is read again after the gift.
+    expect(calls.filter((call) => call.path === '/orders')).toHaveLength(2);
   });
 });

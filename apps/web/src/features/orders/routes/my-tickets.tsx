@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import { Page } from '../../../components/layout/page';
 import { ButtonLink } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
@@ -5,6 +6,7 @@ import { LoadError } from '../../../components/ui/load-error';
 import { LoadMore } from '../../../components/ui/load-more';
 import { PageSpinner } from '../../../components/ui/spinner';
 import { paths } from '../../../config/paths';
+import { preloadPage } from '../../../lib/page-preload';
 import { useCurrentUser } from '../../../lib/session';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useMyOrders } from '../api/orders';
@@ -15,6 +17,12 @@ export function MyTicketsRoute() {
   useDocumentTitle('My Tickets');
   const user = useCurrentUser();
   const orders = useMyOrders(user.id);
+  const holdsTickets =
+    orders.data?.some((order) => order.status === 'completed' && order.givenTo === null) ?? false;
+  // The stream's screen is where a ticket leads: its code loads now, not when the fan opens it.
+  useEffect(() => {
+    if (holdsTickets) preloadPage('stream');
+  }, [holdsTickets]);
 
   return (
     <Page title="My Tickets">

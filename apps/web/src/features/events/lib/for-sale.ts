@@ -1,0 +1,25 @@
+import type { Event } from '@stagedoor/shared/events';
+import { eventState } from '@stagedoor/shared/event-state';
+import { EVENT_CANCELLED_TEXT } from './cancellation';
+import { EVENT_ENDED_TEXT, SALES_CLOSED_TEXT } from './show-time';
+
+/** What an event its creator took off sale says. */
+const NOT_ON_SALE_TEXT = 'Tickets to this event are not on sale.';
+
+/** What a sold-out event says. */
+const SOLD_OUT_TEXT = 'Sold out: every ticket has been sold.';
+
+/**
+ * Why the event cannot be bought now, in the product's words, or null when it can: a cancelled,
+ * inactive, started, ended or sold-out event never offers "Purchase Ticket" or a checkout form (DESIGN
+ * "Not for sale"), so nobody fills one in for the server to refuse at the last click.
+ */
+export function notForSaleText(event: Event, now: number): string | null {
+  const state = eventState(event, now);
+  if (state.cancelled) return EVENT_CANCELLED_TEXT;
+  if (!event.isActive) return NOT_ON_SALE_TEXT;
+  if (state.phase === 'ended') return EVENT_ENDED_TEXT;
+  if (state.phase === 'on') return SALES_CLOSED_TEXT;
+  if (event.ticketsLeft < 1) return SOLD_OUT_TEXT;
+  return null;
+}
