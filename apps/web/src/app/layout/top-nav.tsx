@@ -1,5 +1,5 @@
 import { ChevronDown, Clapperboard } from 'lucide-react';
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useLayoutEffect, useRef } from 'react';
 import { Link, NavLink } from 'react-router';
 import { ButtonLink } from '../../components/ui/button';
 import { paths } from '../../config/paths';
@@ -20,10 +20,33 @@ const siteLinks = [
   { label: 'Founders', to: paths.founders },
 ];
 
+/**
+ * Publishes the header's height as `--nav-height` on the page, for what must sit below it (the toasts:
+ * index.css): it grows on phones, where a visitor's buttons wrap to a second row.
+ */
+function useNavHeight() {
+  const header = useRef<HTMLElement>(null);
+  useLayoutEffect(() => {
+    const element = header.current;
+    if (!element) return;
+    const publish = () =>
+      document.documentElement.style.setProperty(
+        '--nav-height',
+        `${element.getBoundingClientRect().height}px`,
+      );
+    publish();
+    const observer = new ResizeObserver(publish);
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
+  return header;
+}
+
 export function TopNav() {
   const { user } = useSession();
+  const header = useNavHeight();
   return (
-    <header className="sticky top-0 z-40 bg-slate-950/95 text-white shadow-lg backdrop-blur">
+    <header ref={header} className="sticky top-0 z-40 bg-slate-950/95 text-white shadow-lg backdrop-blur">
       <nav
         aria-label="Main"
         className="mx-auto flex min-h-16 max-w-6xl flex-wrap items-center gap-x-4 gap-y-2 px-4 py-3 sm:gap-x-8 sm:px-6 lg:px-8"
