@@ -77,19 +77,22 @@ export function registerStreamHandlers(live: Live, socket: LiveSocket, handlers:
         }
         throw error;
       }
+      const [isPublic, viewerCount] = await Promise.all([
+        live.registry.isPublic(eventId),
+        live.registry.viewerCount(eventId),
+      ]);
       // Fans hear of the show when it opens to them, from a rehearsal or at once, never of a rehearsal:
       // those waiting on the stream page join at once instead of at their next retry.
       if (opened) {
         live.io.to(streamRoom(eventId)).emit('streamStarted', { eventId });
         // Ticket holders not on the page hear it by mail, once per show and buyer.
         await queueLiveNow(db, eventId);
-      } else if (previous !== null && previous !== socket.id && (await live.registry.isPublic(eventId))) {
+      } else if (previous !== null && previous !== socket.id && isPublic) {
         // The creator is back (a reloaded studio) before the grace period ran out.
         live.io.to(streamRoom(eventId)).emit('streamResumed');
       }
-      const viewerCount = await live.registry.viewerCount(eventId);
       // The count of a rehearsal (none) is the studio's alone.
-      const hearers = (await live.registry.isPublic(eventId)) ? live.io.to(streamRoom(eventId)) : socket;
+      const hearers = isPublic ? live.io.to(streamRoom(eventId)) : socket;
       hearers.emit('viewerCountUpdate', { viewerCount });
       return {};
     }),
