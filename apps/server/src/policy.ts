@@ -10,6 +10,8 @@ import { AppError } from './errors';
 
 const NOT_YOUR_EVENT_MESSAGE = 'You can only manage your own events';
 export const NEED_A_TICKET_MESSAGE = 'You need a ticket for this event';
+export const SHOW_CANCELLED_REFUNDED_MESSAGE = 'This show was cancelled and your ticket refunded';
+export const TICKET_REFUNDED_MESSAGE = 'Your ticket for this show was refunded';
 
 type Someone = Pick<AccountRow, 'id'>;
 type Owned = Pick<EventRow, 'creatorId'>;

@@ -92,6 +92,8 @@ export const LIVE_ERROR_CODES = [
   'RATE_LIMITED',
   /** Only the event's creator and ticket holders watch and chat. */
   'TICKET_REQUIRED',
+  /** The account's ticket for the event was refunded (its show cancelled, or a refund) and it holds no other. */
+  'TICKET_REFUNDED',
   /** The account already watches on as many screens as it holds tickets. */
   'NO_FREE_SEAT',
   /** The stream is not live (yet, or any more): wait for `streamStarted`. */

@@ -23,7 +23,7 @@ import {
   type LiveClient,
 } from '../../test/live-clients';
 import { createTestApp } from '../../test/test-app';
-import { outbox } from '../db/schema';
+import { orders, outbox } from '../db/schema';
 
 const GRACE_MS = 1_000;
 
@@ -125,10 +125,11 @@ describe('startStream and stopStream', () => {
     });
     expect(cancelled.statusCode, cancelled.body).toBe(200);
     expect(await ended).toEqual({ reason: 'stopped' });
-    // The viewer's ticket was refunded: it no longer opens the stream.
-    expect(await ack(viewer, 'joinStream', { eventId: event.id })).toMatchObject({
+    // The viewer's ticket was refunded: it no longer opens the stream, and the fan is told why.
+    expect(await ack(viewer, 'joinStream', { eventId: event.id })).toEqual({
       success: false,
-      code: 'TICKET_REQUIRED',
+      code: 'TICKET_REFUNDED',
+      error: 'This show was cancelled and your ticket refunded',
     });
     expect(await ack(broadcaster, 'startStream', { eventId: event.id })).toMatchObject({
       success: false,
@@ -311,6 +312,18 @@ describe('joinStream', () => {
     expect(await ack(creatorTab, 'joinStream', { eventId: event.id })).toEqual({
       success: true,
       viewerCount: 1,
+    });
+  });
+
+  it('tells a fan whose ticket was refunded so, rather than asking for a ticket', async () => {
+    const { event, fan } = await ticketHolder(app);
+    // How a refund made in the payment provider's dashboard leaves the order (refunds.test covers the way there).
+    await app.deps.db.update(orders).set({ status: 'refunded' }).where(eq(orders.eventId, event.id));
+    const viewer = await clients.connect(fan);
+    expect(await ack(viewer, 'joinStream', { eventId: event.id })).toEqual({
+      success: false,
+      code: 'TICKET_REFUNDED',
+      error: 'Your ticket for this show was refunded',
     });
   });
 

@@ -299,6 +299,16 @@ export async function ticketsHeldOf(db: Database, accountId: number, eventId: nu
   return Number(row?.held ?? 0);
 }
 
+/** Whether the account has a refunded order for the event (it may hold other tickets too). */
+export async function hasRefundedOrder(db: Database, accountId: number, eventId: number): Promise<boolean> {
+  const [row] = await db
+    .select({ id: orders.id })
+    .from(orders)
+    .where(and(eq(orders.accountId, accountId), eq(orders.eventId, eventId), eq(orders.status, 'refunded')))
+    .limit(1);
+  return row !== undefined;
+}
+
 const giftAccounts = accountView('gift_account');
 
 /**
