@@ -45,7 +45,7 @@ export type LiveConnection =
   | { status: 'failed'; message: string }
   | { status: 'disconnected'; reason: string };
 
-type LiveSocketState = { socket: LiveSocket | null; connection: LiveConnection };
+export type LiveSocketState = { socket: LiveSocket | null; connection: LiveConnection };
 
 /** An acknowledgement that never comes (server gone mid-call) rejects `emitWithAck` after this long. */
 const ACK_TIMEOUT_MS = 10_000;
@@ -134,12 +134,12 @@ class LiveSocketOwner {
  * mounts and closed when it unmounts. Consumers attach their own listeners to `socket` and act when
  * `connection.status` turns `connected` (again, after a reconnection).
  */
-export function useLiveSocket(): LiveSocketState {
+export function useLiveSocket({ enabled = true } = {}): LiveSocketState {
   const { token } = useSession();
   const [owner] = useState(() => new LiveSocketOwner());
   const state = useSyncExternalStore(owner.subscribe, owner.getSnapshot);
 
-  useEffect(() => (token ? owner.open(token) : undefined), [owner, token]);
+  useEffect(() => (token && enabled ? owner.open(token) : undefined), [owner, token, enabled]);
 
   return token ? state : NO_TOKEN;
 }

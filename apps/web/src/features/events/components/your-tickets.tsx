@@ -1,4 +1,5 @@
 import type { Event } from '@stagedoor/shared/events';
+import { counted } from '@stagedoor/shared/words';
 import { CalendarPlus, Radio, Ticket } from 'lucide-react';
 import { useId } from 'react';
 import { Badge } from '../../../components/ui/badge';
@@ -6,7 +7,7 @@ import { ButtonAnchor, ButtonLink } from '../../../components/ui/button';
 import { paths } from '../../../config/paths';
 import { calendarFileUrl, googleCalendarUrl } from '../lib/calendar';
 import type { EventPhase } from '@stagedoor/shared/event-state';
-import { Countdown } from './countdown';
+import { Countdown } from '../../../components/ui/countdown';
 
 type YourTicketsProps = {
   event: Event;
@@ -34,7 +35,7 @@ export function YourTickets({ event, count, phase, now, isLive, pageUrl }: YourT
       <div className="space-y-3">
         <h2 id={headingId} className="flex items-center gap-2 text-lg font-semibold text-slate-900">
           <Ticket aria-hidden className="size-5 text-brand-600" />
-          {`You have ${count} ${count === 1 ? 'ticket' : 'tickets'}`}
+          {`You have ${counted(count, 'ticket')}`}
         </h2>
         {isLive ? (
           <div className="flex flex-wrap items-center gap-3">

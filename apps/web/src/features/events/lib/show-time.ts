@@ -3,7 +3,6 @@ import { EVENT_DURATION_MS } from '@stagedoor/shared/event-state';
 const SECOND_MS = 1000;
 const MINUTE_MS = 60 * SECOND_MS;
 const HOUR_MS = 60 * MINUTE_MS;
-const DAY_MS = 24 * HOUR_MS;
 
 /**
  * How long before its start the event page starts asking whether the show is on: creators often open
@@ -27,17 +26,4 @@ export const SALES_CLOSED_TEXT = 'Ticket sales closed when the show started.';
 export function isAroundShow(date: string, now: number): boolean {
   const start = Date.parse(date);
   return now >= start - LIVE_CHECK_LEAD_MS && now < start + EVENT_DURATION_MS;
-}
-
-type Countdown = { days: number; hours: number; minutes: number; seconds: number };
-
-/** What is left until `date`, in whole units (all zero once it has come). */
-export function countdownTo(date: string, now: number): Countdown {
-  const left = Math.max(0, Date.parse(date) - now);
-  return {
-    days: Math.floor(left / DAY_MS),
-    hours: Math.floor((left % DAY_MS) / HOUR_MS),
-    minutes: Math.floor((left % HOUR_MS) / MINUTE_MS),
-    seconds: Math.floor((left % MINUTE_MS) / SECOND_MS),
-  };
 }

@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { LiveConnection } from '../../../lib/socket';
+import { anEvent } from '../../../test/api-stub';
 import { holdClock } from '../../../test/waits';
 import { FakeMediaStream, FakePeerConnection } from '../testing/fake-media';
 import { FakeSocket } from '../testing/fake-socket';
@@ -46,10 +47,17 @@ function serverAnswering(...answers: unknown[]) {
   return socket;
 }
 
-function renderPanel(socket: FakeSocket, connection: LiveConnection = connected) {
+function renderPanel(socket: FakeSocket, connection: LiveConnection = connected, event = anEvent()) {
   const ui = (state: LiveConnection) => (
     <MemoryRouter>
-      <ViewerPanel socket={socket.asLiveSocket} connection={state} eventId={4} userId={7} iceServers={[]} />
+      <ViewerPanel
+        socket={socket.asLiveSocket}
+        connection={state}
+        event={event}
+        userId={7}
+        timeZone="UTC"
+        iceServers={[]}
+      />
     </MemoryRouter>
   );
   const view = render(ui(connection));
@@ -153,6 +161,86 @@ describe('viewer panel', () => {
     // The 20 s retry of the wait was called off: no third join comes from it.
     await advance(20_000);
     expect(joins(socket)).toBe(2);
+  });
+
+  it("waits in a room with the poster, the start in the viewer's zone and a countdown, then plays by itself", async () => {
+    const socket = serverAnswering(notLive, { success: true, viewerCount: 1 });
+    holdClock();
+    const event = anEvent({ date: new Date(Date.now() + 90 * 60_000).toISOString(), image: 'poster.png' });
+    const { container } = renderPanel(socket, connected, event);
+    await advance(0);
+
+    expect(screen.getByText('Waiting for stream to start')).toHaveAttribute('role', 'status');
+    expect(container.querySelector('img')).toHaveAttribute('src', '/api/events/image/poster.png');
+    const startsAt = new Intl.DateTimeFormat('en-US', {
+      month: 'long',
+      day: 'numeric',
+      year: 'numeric',
+      hour: 'numeric',
+      minute: '2-digit',
+      timeZoneName: 'short',
+      timeZone: 'UTC',
+    }).format(new Date(event.date));
+    expect(screen.getByText(`Starts ${startsAt}`)).toBeInTheDocument();
+    const timer = screen.getByRole('timer', { name: 'Time until the show' });
+    expect(timer).toHaveTextContent('0 days 1 hour 30 minutes 0 seconds');
+    await advance(1000);
+    expect(timer).toHaveTextContent('0 days 1 hour 29 minutes 59 seconds');
+
+    socket.serverEmit('streamStarted', { eventId: 4 });
+    await startPlaying(socket);
+    expect(screen.getByLabelText('Live stream')).toBeInTheDocument();
+    expect(screen.queryByRole('timer')).not.toBeInTheDocument();
+  });
+
+  it('says the show starts any moment once its time has come', async () => {
+    const socket = serverAnswering(notLive);
+    renderPanel(socket, connected, anEvent({ date: new Date(Date.now() - 60_000).toISOString() }));
+    expect(
+      await screen.findByText('The creator will start any moment now. The show plays here by itself.'),
+    ).toBeInTheDocument();
+    expect(screen.queryByRole('timer')).not.toBeInTheDocument();
+  });
+
+  it('tells the viewer the creator is reconnecting during a studio reload, over the last frame', async () => {
+    const socket = serverAnswering({ success: true, viewerCount: 1 });
+    renderPanel(socket);
+    await screen.findByText('Connecting to stream...');
+    const first = await startPlaying(socket);
+
+    socket.serverEmit('streamReconnecting');
+    expect(screen.getByText('The creator is reconnecting…')).toHaveAttribute('role', 'status');
+    expect(screen.getByLabelText('Live stream')).toBeInTheDocument();
+    // The reloaded studio's old connection fails: the frame stays, and so does the explanation.
+    act(() => first?.changeState('failed'));
+    expect(screen.getByText('The creator is reconnecting…')).toHaveAttribute('role', 'status');
+    expect(screen.getByLabelText('Live stream')).toBeInTheDocument();
+
+    socket.serverEmit('streamResumed');
+    await startPlaying(socket);
+    expect(screen.queryByText('The creator is reconnecting…')).not.toBeInTheDocument();
+    expect(screen.queryByText('Connection lost. Trying to reconnect...')).not.toBeInTheDocument();
+  });
+
+  it('tells a fan whose ticket was refunded so, with the way to their tickets, and asks nothing more', async () => {
+    const socket = serverAnswering({
+      success: false,
+      code: 'TICKET_REFUNDED',
+      error: 'This show was cancelled and your ticket refunded',
+    });
+    renderPanel(socket);
+
+    expect(
+      await screen.findByRole('heading', { name: 'This show was cancelled and your ticket refunded' }),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'My Tickets' })).toHaveAttribute(
+      'href',
+      '/user/dashboard/my-tickets',
+    );
+    expect(screen.queryByText('Could not join stream')).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Try again' })).not.toBeInTheDocument();
+    await advance(60_000);
+    expect(joins(socket)).toBe(1);
   });
 
   it('does not join again on a start while it is already in the stream', async () => {

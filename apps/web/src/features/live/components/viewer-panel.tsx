@@ -1,45 +1,55 @@
+import type { Event } from '@stagedoor/shared/events';
 import { VolumeX } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { Button, ButtonLink } from '../../../components/ui/button';
 import { StreamVideo } from '../../../components/ui/stream-video';
 import { paths } from '../../../config/paths';
 import { viewerConnectionMessage, type LiveConnection, type LiveSocket } from '../../../lib/socket';
-import { useViewerStream, type ViewerStatus } from '../hooks/use-viewer-stream';
+import { useViewerStream } from '../hooks/use-viewer-stream';
+import { CREATOR_RECONNECTING_MESSAGE, type ViewerState } from '../lib/viewer-machine';
 import { PlayerControls } from './player-controls';
 import { ViewerCount } from './viewer-count';
+import { WaitingRoom } from './waiting-room';
 
 type ViewerPanelProps = {
   socket: LiveSocket | null;
   connection: LiveConnection;
-  eventId: number;
+  event: Event;
   userId: number;
+  /** The viewer's zone: the waiting room says when the show starts there. */
+  timeZone: string;
   iceServers: RTCIceServer[];
 };
 
 const CONNECTING = 'Connecting to stream...';
 
-/** What to tell the viewer instead of the picture, or null while it plays. */
-function messageFor(connection: LiveConnection, status: ViewerStatus): string | null {
+/**
+ * What to tell the viewer over the player, or null when a screen of its own says it (playing, the
+ * waiting room, the end, a refusal): the socket's trouble first, then the creator's reconnection
+ * over the frozen picture, then the machine's message.
+ */
+function messageFor(connection: LiveConnection, state: ViewerState): string | null {
   const problem = viewerConnectionMessage(connection);
   if (problem) return problem;
   if (connection.status !== 'connected') return CONNECTING;
-  switch (status.phase) {
-    case 'playing':
-    case 'ended':
-      return null;
+  if (state.creatorReconnecting) return CREATOR_RECONNECTING_MESSAGE;
+  switch (state.phase) {
     case 'connecting':
       return CONNECTING;
+    case 'retrying':
+      return state.message;
     default:
-      return status.message;
+      return null;
   }
 }
 
 /** Everyone but the event's creator watches here (spec §4 "Stream, viewer side"). */
-export function ViewerPanel({ socket, connection, eventId, userId, iceServers }: ViewerPanelProps) {
-  const { status, picture, viewerCount, tryAgain } = useViewerStream({
+export function ViewerPanel({ socket, connection, event, userId, timeZone, iceServers }: ViewerPanelProps) {
+  const isConnected = connection.status === 'connected';
+  const { state, picture, tryAgain } = useViewerStream({
     socket,
-    isConnected: connection.status === 'connected',
-    eventId,
+    isConnected,
+    eventId: event.id,
     userId,
     iceServers,
   });
@@ -49,7 +59,7 @@ export function ViewerPanel({ socket, connection, eventId, userId, iceServers }:
   const [volume, setVolume] = useState(100);
   const muted = sound !== 'on';
   const playerRef = useRef<HTMLElement>(null);
-  const message = messageFor(connection, status);
+  const message = messageFor(connection, state);
 
   useEffect(() => {
     if (sound !== 'waits') return;
@@ -97,29 +107,20 @@ export function ViewerPanel({ socket, connection, eventId, userId, iceServers }:
         />
       ) : null}
       <div className="absolute top-4 left-4">
-        <ViewerCount count={viewerCount} />
+        <ViewerCount count={state.viewerCount} />
       </div>
 
-      {status.phase === 'ended' ? <ShowEnded eventId={eventId} /> : null}
+      {isConnected && state.phase === 'waiting' ? <WaitingRoom event={event} timeZone={timeZone} /> : null}
+      {isConnected && state.phase === 'ended' ? <ShowEnded eventId={event.id} /> : null}
+      {isConnected && state.refusal ? (
+        <Refused eventId={event.id} refusal={state.refusal} tryAgain={tryAgain} />
+      ) : null}
 
       {message ? (
-        <div className="absolute inset-0 flex flex-col items-center justify-center gap-4 bg-black/75 p-6 text-center">
+        <div className="absolute inset-0 flex items-center justify-center bg-black/75 p-6 text-center">
           <p role="status" className="text-lg font-medium text-white">
             {message}
           </p>
-          {status.phase === 'refused' ? (
-            <>
-              <p className="max-w-md text-sm text-slate-300">{status.reason}</p>
-              <div className="flex flex-wrap justify-center gap-3">
-                {status.code === 'TICKET_REQUIRED' ? (
-                  <ButtonLink to={paths.eventDetails(eventId)}>Go to the event page</ButtonLink>
-                ) : null}
-                <Button variant="inverse" onClick={tryAgain}>
-                  Try again
-                </Button>
-              </div>
-            </>
-          ) : null}
         </div>
       ) : null}
 
@@ -147,6 +148,53 @@ function ShowEnded({ eventId }: { eventId: number }) {
       <ButtonLink to={paths.eventDetails(eventId)} variant="inverse">
         Back to the event page
       </ButtonLink>
+    </div>
+  );
+}
+
+/**
+ * The server will not let this account watch. A fan whose ticket was refunded is told so, with the way
+ * to their tickets; anyone else reads the server's reason, the way to a ticket, and "Try again".
+ */
+function Refused({
+  eventId,
+  refusal,
+  tryAgain,
+}: {
+  eventId: number;
+  refusal: NonNullable<ViewerState['refusal']>;
+  tryAgain: () => void;
+}) {
+  if (refusal.code === 'TICKET_REFUNDED') {
+    return (
+      <div
+        role="status"
+        className="absolute inset-0 flex flex-col items-center justify-center gap-3 bg-slate-950/95 p-6 text-center"
+      >
+        <h2 className="text-xl font-bold text-white sm:text-2xl">{refusal.reason}</h2>
+        <p className="max-w-md text-sm text-slate-300">
+          The refund is on its way to the card you paid with. My Tickets shows where it stands.
+        </p>
+        <ButtonLink to={paths.userMyTickets} variant="inverse">
+          My Tickets
+        </ButtonLink>
+      </div>
+    );
+  }
+  return (
+    <div className="absolute inset-0 flex flex-col items-center justify-center gap-4 bg-black/75 p-6 text-center">
+      <p role="status" className="text-lg font-medium text-white">
+        Could not join stream
+      </p>
+      <p className="max-w-md text-sm text-slate-300">{refusal.reason}</p>
+      <div className="flex flex-wrap justify-center gap-3">
+        {refusal.code === 'TICKET_REQUIRED' ? (
+          <ButtonLink to={paths.eventDetails(eventId)}>Go to the event page</ButtonLink>
+        ) : null}
+        <Button variant="inverse" onClick={tryAgain}>
+          Try again
+        </Button>
+      </div>
     </div>
   );
 }

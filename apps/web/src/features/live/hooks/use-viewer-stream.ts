@@ -1,28 +1,8 @@
-import { VIEWER_RETRY_MS, WAITING_FOR_STREAM_RETRY_MS } from '@stagedoor/shared/limits';
-import {
-  JOIN_STREAM_MARK,
-  type IceCandidate,
-  type LiveErrorCode,
-  type SessionDescription,
-  type StreamEndReason,
-  type StreamLayout,
-} from '@stagedoor/shared/live';
+import { JOIN_STREAM_MARK, type IceCandidate, type SessionDescription } from '@stagedoor/shared/live';
 import { useEffect, useRef, useState } from 'react';
 import { listen, type LiveSocket } from '../../../lib/socket';
+import { initialViewerState, viewerReducer, type ViewerEvent, type ViewerState } from '../lib/viewer-machine';
 import { NO_PICTURE, ViewerPeer, type ViewerPicture } from '../lib/viewer-peer';
-
-export type ViewerStatus =
-  /** Asking to join, or joined and waiting for the broadcaster's offer. */
-  | { phase: 'connecting' }
-  /** Nothing is live yet; joining again when the server says it started, or soon. */
-  | { phase: 'waiting'; message: string }
-  /** Something went wrong; joining again soon. */
-  | { phase: 'retrying'; message: string }
-  /** The server will not let this account watch (no ticket, no free seat…); only the user can change that. */
-  | { phase: 'refused'; message: string; reason: string; code: LiveErrorCode }
-  /** The creator ended the show; it plays again by itself should they go live again. */
-  | { phase: 'ended' }
-  | { phase: 'playing' };
 
 type Options = {
   socket: LiveSocket | null;
@@ -32,20 +12,17 @@ type Options = {
   iceServers: RTCIceServer[];
 };
 
-const NO_OVERLAY: StreamLayout = { overlay: false };
-
 /**
- * A viewer's stream (spec §4 "Stream, viewer side"): joins while the socket is connected, answers the
- * broadcaster's offer (or the media server's), and joins again after 5 s on a lost connection, an offer
- * error or a lost broadcaster, after 20 s while nothing is live, and at once when the server says the
- * show started. A new offer replaces the connection without a black gap: the last picture stays until
- * the new one arrives, so a broadcaster who reconnects shows as a frozen frame.
+ * A viewer's stream: runs the viewer machine (lib/viewer-machine.ts) while the socket is connected.
+ * The machine decides; this hook feeds it the server's answers and events and the peer connection's
+ * news, and does what the state asks: join again after `rejoin.inMs`, close the connections when
+ * `dropped` grows. It runs the reducer synchronously, in the order things happen, so a socket event
+ * never acts on a state React has not rendered yet. A new offer replaces the connection without a
+ * black gap: the last picture stays until the new one arrives.
  */
 export function useViewerStream({ socket, isConnected, eventId, userId, iceServers }: Options) {
-  const [status, setStatus] = useState<ViewerStatus>({ phase: 'connecting' });
+  const [state, setState] = useState<ViewerState>(initialViewerState);
   const [picture, setPicture] = useState<ViewerPicture>(NO_PICTURE);
-  const [layout, setLayout] = useState<StreamLayout>(NO_OVERLAY);
-  const [viewerCount, setViewerCount] = useState(0);
   /** Bumped by "Try again" after a refusal, which runs the effect again. */
   const [attempt, setAttempt] = useState(0);
   // Fresh TURN credentials arrive every few minutes: the next connection takes them, the open one stays.
@@ -60,13 +37,8 @@ export function useViewerStream({ socket, isConnected, eventId, userId, iceServe
     /** The connection on screen, and the one replacing it until it has a picture. */
     let shown: ViewerPeer | null = null;
     let incoming: ViewerPeer | null = null;
-    let phase: ViewerStatus['phase'] = 'connecting';
     let retryTimer: ReturnType<typeof setTimeout> | undefined;
-
-    const show = (next: ViewerStatus) => {
-      phase = next.phase;
-      setStatus(next);
-    };
+    let current = initialViewerState;
 
     const closePeers = () => {
       shown?.close();
@@ -75,47 +47,34 @@ export function useViewerStream({ socket, isConnected, eventId, userId, iceServe
       setPicture(NO_PICTURE);
     };
 
-    /** Joins again after `delay`; `keepPicture` leaves the last picture on screen, paused, meanwhile. */
-    const joinAgainIn = (delay: number, next: ViewerStatus, { keepPicture = false } = {}) => {
-      if (!keepPicture) closePeers();
-      show(next);
-      clearTimeout(retryTimer);
-      retryTimer = setTimeout(join, delay);
+    const send = (event: ViewerEvent) => {
+      if (!active) return;
+      const before = current;
+      current = viewerReducer(before, event);
+      if (current.dropped !== before.dropped) closePeers();
+      if (current.rejoin !== before.rejoin) {
+        clearTimeout(retryTimer);
+        if (current.rejoin?.inMs === 0) void join();
+        else if (current.rejoin) retryTimer = setTimeout(() => void join(), current.rejoin.inMs);
+      }
+      setState(current);
     };
 
     const join = async () => {
-      clearTimeout(retryTimer);
       try {
         // Where a viewer's wait for the picture starts: `npm run bench` measures from this mark.
         performance.mark(JOIN_STREAM_MARK);
         const answer = await socket.emitWithAck('joinStream', { eventId, userId });
-        if (!active) return;
-        if (answer.success) {
-          setViewerCount(answer.viewerCount);
-          // The broadcaster's offer may have overtaken this answer: a picture already playing stays.
-          if (phase !== 'playing') show({ phase: 'connecting' });
-        } else if (answer.code === 'STREAM_NOT_LIVE') {
-          joinAgainIn(WAITING_FOR_STREAM_RETRY_MS, {
-            phase: 'waiting',
-            message: 'Waiting for stream to start',
-          });
-        } else {
-          closePeers();
-          show({
-            phase: 'refused',
-            message: 'Could not join stream',
-            reason: answer.error,
-            code: answer.code,
-          });
-        }
+        if (answer.success) send({ type: 'joined', viewerCount: answer.viewerCount });
+        else if (answer.code === 'STREAM_NOT_LIVE') send({ type: 'notLive' });
+        else send({ type: 'refused', code: answer.code, reason: answer.error });
       } catch {
-        if (active) joinAgainIn(VIEWER_RETRY_MS, { phase: 'retrying', message: 'Error joining stream' });
+        send({ type: 'joinFailed' });
       }
     };
 
     const onOffer = async ({ offer, from }: { offer: SessionDescription; from: string }) => {
-      // An offer means this viewer is in the stream: a retry still pending would only start it over.
-      clearTimeout(retryTimer);
+      send({ type: 'offer' });
       incoming?.close();
       const next: ViewerPeer = new ViewerPeer({
         iceServers: iceServersRef.current,
@@ -130,17 +89,12 @@ export function useViewerStream({ socket, isConnected, eventId, userId, iceServe
           }
           if (shown !== next) return;
           setPicture(received);
-          show({ phase: 'playing' });
+          send({ type: 'picture' });
         },
         onConnectionLost: () => {
           // A connection being replaced may fail quietly: its successor carries on.
           if (next !== incoming && (next !== shown || incoming)) return;
-          // The broadcaster may come back (a reloaded studio): its next offer replaces this connection.
-          joinAgainIn(
-            VIEWER_RETRY_MS,
-            { phase: 'retrying', message: 'Connection lost. Trying to reconnect...' },
-            { keepPicture: next === shown },
-          );
+          send({ type: 'connectionLost', wasShown: next === shown });
         },
       });
       incoming = next;
@@ -152,10 +106,7 @@ export function useViewerStream({ socket, isConnected, eventId, userId, iceServe
       } catch (error) {
         if (!isCurrent()) return;
         console.warn('Could not answer the broadcaster', error);
-        joinAgainIn(VIEWER_RETRY_MS, {
-          phase: 'retrying',
-          message: 'Error establishing connection with stream',
-        });
+        send({ type: 'offerFailed' });
       }
     };
     const onCandidate = ({ candidate, from }: { candidate: IceCandidate; from: string }) => {
@@ -163,31 +114,16 @@ export function useViewerStream({ socket, isConnected, eventId, userId, iceServe
         ?.addCandidate(from, candidate)
         .catch((error: unknown) => console.warn('Bad ICE candidate', error));
     };
-    const onStreamStarted = () => {
-      // Waiting for the show, or after its end: join now rather than at the next retry.
-      if (phase === 'waiting' || phase === 'ended') void join();
-    };
-    const onStreamEnded = ({ reason }: { reason: StreamEndReason }) => {
-      if (reason === 'stopped') {
-        clearTimeout(retryTimer);
-        closePeers();
-        show({ phase: 'ended' });
-        return;
-      }
-      joinAgainIn(VIEWER_RETRY_MS, {
-        phase: 'retrying',
-        message: 'Stream has ended. Trying to reconnect...',
-      });
-    };
-    const onViewerCount = ({ viewerCount: count }: { viewerCount: number }) => setViewerCount(count);
 
     const stopListening = listen(socket, {
       offer: onOffer,
       'ice-candidate': onCandidate,
-      streamStarted: onStreamStarted,
-      streamEnded: onStreamEnded,
-      streamLayout: setLayout,
-      viewerCountUpdate: onViewerCount,
+      streamStarted: () => send({ type: 'streamStarted' }),
+      streamEnded: ({ reason }) => send({ type: 'streamEnded', reason }),
+      streamReconnecting: () => send({ type: 'creatorReconnecting' }),
+      streamResumed: () => send({ type: 'creatorResumed' }),
+      streamLayout: ({ overlay }) => send({ type: 'layout', overlay }),
+      viewerCountUpdate: ({ viewerCount }) => send({ type: 'viewerCount', viewerCount }),
     });
     void join();
 
@@ -195,15 +131,15 @@ export function useViewerStream({ socket, isConnected, eventId, userId, iceServe
       active = false;
       clearTimeout(retryTimer);
       closePeers();
-      setStatus({ phase: 'connecting' });
       stopListening();
+      // Connecting again; the last count shows until the server gives a new one.
+      setState((last) => ({ ...initialViewerState, viewerCount: last.viewerCount }));
     };
   }, [socket, isConnected, eventId, userId, attempt]);
 
   return {
-    status,
-    picture: { main: picture.main, overlay: layout.overlay ? picture.overlay : null },
-    viewerCount,
+    state,
+    picture: { main: picture.main, overlay: state.overlay ? picture.overlay : null },
     tryAgain: () => setAttempt((count) => count + 1),
   };
 }

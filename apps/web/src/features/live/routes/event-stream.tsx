@@ -5,7 +5,7 @@ import { Button, ButtonLink } from '../../../components/ui/button';
 import { Spinner } from '../../../components/ui/spinner';
 import { paths } from '../../../config/paths';
 import { useCurrentUser } from '../../../lib/session';
-import { useLiveSocket } from '../../../lib/socket';
+import { useLiveSocket, type LiveSocketState } from '../../../lib/socket';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useLiveConfig, useStreamEvent } from '../api/stream';
 import { BroadcasterPanel } from '../components/broadcaster-panel';
@@ -20,8 +20,16 @@ export function EventStreamRoute() {
   return <EventStream key={id} id={id} />;
 }
 
+/**
+ * Everything the page needs starts at once (the socket, the event and the stream settings), not one
+ * after another: a fan who opens the page while the show is on sees the picture as soon as the
+ * slowest of them answers, not after the sum of them.
+ */
 function EventStream({ id }: { id: string }) {
   const event = useStreamEvent(id);
+  // Opened while the event loads, closed if it cannot be.
+  const live = useLiveSocket({ enabled: !event.isError });
+  const config = useLiveConfig(Number(id));
   useDocumentTitle(event.data && `Live · ${event.data.name}`);
 
   if (event.isPending) {
@@ -38,13 +46,19 @@ function EventStream({ id }: { id: string }) {
       </Page>
     );
   }
-  return <LiveEvent event={event.data} />;
+  return <LiveEvent event={event.data} live={live} config={config} />;
 }
 
-function LiveEvent({ event }: { event: Event }) {
+function LiveEvent({
+  event,
+  live: { socket, connection },
+  config,
+}: {
+  event: Event;
+  live: LiveSocketState;
+  config: ReturnType<typeof useLiveConfig>;
+}) {
   const user = useCurrentUser();
-  const { socket, connection } = useLiveSocket();
-  const config = useLiveConfig(event.id);
   const isConnected = connection.status === 'connected';
   // Only the event's own creator broadcasts (spec §6); anyone else, creators included, watches.
   const isBroadcaster = user.id === event.creatorId;
@@ -69,7 +83,14 @@ function LiveEvent({ event }: { event: Event }) {
           ) : isBroadcaster ? (
             <BroadcasterPanel {...live} {...config.data} connection={connection} />
           ) : (
-            <ViewerPanel {...live} iceServers={config.data.iceServers} connection={connection} />
+            <ViewerPanel
+              socket={socket}
+              event={event}
+              userId={user.id}
+              timeZone={user.timeZone}
+              iceServers={config.data.iceServers}
+              connection={connection}
+            />
           )}
         </div>
         <StreamChat {...live} isConnected={isConnected} user={user} isModerator={isBroadcaster} />

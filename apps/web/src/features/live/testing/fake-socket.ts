@@ -54,7 +54,9 @@ export class FakeSocket {
   }
 
   disconnect() {
+    // As socket.io's own: a socket disconnected by the page does not come back by itself.
     this.connected = false;
+    this.active = false;
     return this;
   }
 

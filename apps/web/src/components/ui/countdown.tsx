@@ -1,4 +1,21 @@
-import { countdownTo } from '../lib/show-time';
+const SECOND_MS = 1000;
+const MINUTE_MS = 60 * SECOND_MS;
+const HOUR_MS = 60 * MINUTE_MS;
+const DAY_MS = 24 * HOUR_MS;
+
+type Countdown = { days: number; hours: number; minutes: number; seconds: number };
+
+/** What is left until `date`, in whole units (all zero once it has come). */
+function countdownTo(date: string, now: number): Countdown {
+  const left = Math.max(0, Date.parse(date) - now);
+  return {
+    days: Math.floor(left / DAY_MS),
+    hours: Math.floor((left % DAY_MS) / HOUR_MS),
+    minutes: Math.floor((left % HOUR_MS) / MINUTE_MS),
+    seconds: Math.floor((left % MINUTE_MS) / SECOND_MS),
+  };
+}
+
 
 const units = [
   ['days', 'day'],
