@@ -2,8 +2,7 @@ import { eventState } from '@stagedoor/shared/event-state';
 import type { EventRow } from '../modules/events/events.tables';
 import type { Deps } from '../deps';
 import { EVENT_NOT_FOUND_MESSAGE, findEvent } from '../modules/events/events.service';
-import { summarizeOrders } from '../modules/orders/orders.service';
-import { hasRefundedOrder } from '../modules/orders/orders.repo';
+import { hadRefund, summarizeOrders } from '../modules/orders/orders.service';
 import {
   isCreatorOf,
   NEED_A_TICKET_MESSAGE,
@@ -40,7 +39,7 @@ export async function watchableEvent(
   const event = await existingEvent(deps, eventId);
   const seats = await seatsIn(deps, account, event);
   if (seats > 0) return { event, seats };
-  if (await hasRefundedOrder(deps.db, account.id, event.id)) {
+  if (await hadRefund(deps, account, event.id)) {
     const cancelled = event.cancelledAt !== null;
     throw new LiveError(
       'TICKET_REFUNDED',

@@ -23,6 +23,7 @@ import {
   findOrderByCheckout,
   findOrderById,
   findOrderByIdempotencyKey,
+  hasRefundedOrder,
   listOrdersOf,
   MAX_OPEN_CHECKOUTS,
   openCheckoutsOf,
@@ -350,6 +351,11 @@ export function summarizeOrders(
   eventId: number | undefined,
 ): Promise<OrderSummary> {
   return orderSummaryOf(deps.db, account.id, eventId);
+}
+
+/** Whether the account had an order for the event refunded (a cancelled show, or a refund). */
+export function hadRefund(deps: Pick<Deps, 'db'>, account: Pick<AccountRow, 'id'>, eventId: number) {
+  return hasRefundedOrder(deps.db, account.id, eventId);
 }
 
 /**

@@ -16,7 +16,6 @@ function countdownTo(date: string, now: number): Countdown {
   };
 }
 
-
 const units = [
   ['days', 'day'],
   ['hours', 'hour'],
