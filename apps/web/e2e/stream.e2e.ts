@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible } from './support/accessibility';
 import { newVisitor, openApi } from './support/browser';
 import { launchStudioAndAudience, type StudioAndAudience } from './support/chromium';
+import { endShow } from './support/live-pages';
 import { expectPlaying, liveShow } from './support/stream';
 
 let browsers: StudioAndAudience;
@@ -63,7 +64,7 @@ describe('going live in the browser', () => {
     await expectPlaying(fan.page);
 
     // A deliberate stop: the end-of-show screen, and no more tries to join.
-    await creator.page.getByRole('button', { name: 'Stop Stream' }).click();
+    await endShow(creator.page);
     await creator.page.getByRole('button', { name: 'Start Stream' }).waitFor();
     await fan.page.getByRole('heading', { name: 'The show has ended' }).waitFor();
     await fan.page.waitForTimeout(6_000);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, it } from 'vitest';
 import { startJanusServer, type JanusServer } from '../../../server/test/janus-server';
 import { launchStudioAndAudience, type StudioAndAudience } from '../support/chromium';
 import { startBuiltServer, type RunningServer } from '../support/server';
-import { goLive, signedIn } from '../support/live-pages';
+import { endShow, goLive, signedIn } from '../support/live-pages';
 import { expectPlaying, liveShow } from '../support/stream';
 
 // A Janus and a server of this file's own: the shared ones must not restart under the other journeys.
@@ -37,7 +37,7 @@ describe('a Janus that restarts in the middle of a show', () => {
 
     await janus.restart();
     await expectPlaying(view, 60_000);
-    await studio.getByRole('button', { name: 'Stop Stream' }).click();
+    await endShow(studio);
     await view.getByRole('heading', { name: 'The show has ended' }).waitFor();
   });
 });

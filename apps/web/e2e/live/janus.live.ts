@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createJanusRoom, janusRooms } from '../../../server/test/janus-server';
 import { launchStudioAndAudience, type StudioAndAudience } from '../support/chromium';
 import { startBuiltServer } from '../support/server';
-import { goLive, signedIn, watch as open } from '../support/live-pages';
+import { endShow, goLive, signedIn, watch as open } from '../support/live-pages';
 import { expectPlaying, liveShow, type Show } from '../support/stream';
 
 let browsers: StudioAndAudience;
@@ -57,7 +57,7 @@ describe('a show through Janus', () => {
     expect(await secondScreen.locator('video[data-role="main"]').count()).toBe(0);
     await expectPlaying(firstView);
 
-    await studio.getByRole('button', { name: 'Stop Stream' }).click();
+    await endShow(studio);
     for (const view of [firstView, secondView]) {
       await view.getByRole('heading', { name: 'The show has ended' }).waitFor();
     }
@@ -75,7 +75,7 @@ describe('a show through Janus', () => {
     const view = await watch(liveB, fan, show.eventId);
     await expectPlaying(view);
     await expect.poll(() => studio.getByLabel('Viewers').innerText()).toBe('1 viewer');
-    await studio.getByRole('button', { name: 'Stop Stream' }).click();
+    await endShow(studio);
     await view.getByRole('heading', { name: 'The show has ended' }).waitFor();
   });
 
@@ -115,7 +115,7 @@ describe('a show through Janus', () => {
       expect(firstFrameAt - startedAt).toBeLessThan(2_000);
       await expectPlaying(view);
     }
-    await studio.getByRole('button', { name: 'Stop Stream' }).click();
+    await endShow(studio);
   });
 
   it('resumes a reloaded studio while viewers keep a paused picture, never an ending', async () => {
@@ -155,7 +155,7 @@ describe('a show through Janus', () => {
     ]) {
       expect(seen).not.toContain(ending);
     }
-    await studio.getByRole('button', { name: 'Stop Stream' }).click();
+    await endShow(studio);
   });
 
   it('ends a show whose creator vanished once the grace period is over, and destroys its room', async () => {
@@ -197,6 +197,6 @@ describe('a show through Janus', () => {
     // The live show's own room was kept: it still plays.
     const view = await watch(liveA, fan, show.eventId);
     await expectPlaying(view);
-    await studio.getByRole('button', { name: 'Stop Stream' }).click();
+    await endShow(studio);
   });
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { launchStudioAndAudience, type StudioAndAudience } from '../support/chromium';
-import { goLive, signedIn } from '../support/live-pages';
+import { endShow, goLive, signedIn } from '../support/live-pages';
 import { expectPlaying, liveShow } from '../support/stream';
 
 let browsers: StudioAndAudience;
@@ -68,6 +68,6 @@ describe('a viewer behind a network that lets only relayed media through', () =>
     expect(turn?.username).toMatch(new RegExp(`^\\d+:${fan.user.id}$`));
     expect(relayed.selectedLocalTypes).toEqual(['relay']);
 
-    await studio.getByRole('button', { name: 'Stop Stream' }).click();
+    await endShow(studio);
   });
 });

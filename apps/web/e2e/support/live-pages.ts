@@ -75,3 +75,12 @@ export async function framesAdvance(page: Page): Promise<boolean> {
   // A new connection restarts the count: a reading below the last one says nothing yet.
   return before > 0 && after > before;
 }
+
+/** Stop Stream, then "End the show" in the confirmation the studio asks while fans may be watching. */
+export async function endShow(studio: Page): Promise<void> {
+  await studio.getByRole('button', { name: 'Stop Stream' }).click();
+  await studio
+    .getByRole('alertdialog', { name: 'End the show?' })
+    .getByRole('button', { name: 'End the show' })
+    .click();
+}

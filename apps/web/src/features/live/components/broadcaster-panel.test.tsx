@@ -1,6 +1,7 @@
 import type { MediaMode } from '@stagedoor/shared/live';
 import { act, render, screen, within } from '@testing-library/react';
 import userEvent, { type UserEvent } from '@testing-library/user-event';
+import { MemoryRouter } from 'react-router';
 import { ToastContainer } from 'react-toastify';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { HIGH_QUALITY_CAMERA } from '../../../lib/media';
@@ -69,7 +70,7 @@ function renderPanel(
   { media = 'p2p' }: { media?: MediaMode } = {},
 ) {
   const ui = (state: LiveConnection) => (
-    <>
+    <MemoryRouter>
       <BroadcasterPanel
         socket={socket.asLiveSocket}
         connection={state}
@@ -79,7 +80,7 @@ function renderPanel(
         media={media}
       />
       <ToastContainer />
-    </>
+    </MemoryRouter>
   );
   const view = render(ui(connection));
   return {
@@ -112,6 +113,16 @@ async function turnOn(user: UserEvent, source: 'Use camera' | 'Share screen') {
 async function goLive(user: UserEvent) {
   await user.click(button('Start Stream'));
   await waitOnRealClock(() => expect(button('Stop Stream')).toBeEnabled());
+}
+
+/** Stop Stream, then "End the show" in the confirmation it asks first. */
+async function stopShow(user: UserEvent) {
+  await user.click(button('Stop Stream'));
+  await user.click(
+    within(screen.getByRole('alertdialog', { name: 'End the show?' })).getByRole('button', {
+      name: 'End the show',
+    }),
+  );
 }
 
 /** An acknowledgement the test sends when it chooses, whether the page asked for it yet or not. */
@@ -153,14 +164,131 @@ describe('broadcaster panel', () => {
     socket.serverEmit('viewerCountUpdate', { viewerCount: 2 });
     expect(screen.getByRole('status', { name: 'Viewers' })).toHaveTextContent('2 viewers');
 
-    await user.click(button('Stop Stream'));
+    await stopShow(user);
     expect(socket.payloadsOf('stopStream')).toEqual([{ eventId: 4 }]);
     expect(videoTrackOf(camera)?.stop).not.toHaveBeenCalled();
-    await confirmStop({ success: true });
+    await confirmStop({ success: true, summary: null });
 
     expect(button('Start Stream')).toBeDisabled();
     expect(screen.getByRole('status', { name: 'Viewers' })).toHaveTextContent('0 viewers');
     for (const track of camera.getTracks()) expect(track.stop).toHaveBeenCalled();
+  });
+
+  it('asks before ending a show fans watch, and keeps streaming if the creator says so', async () => {
+    const socket = serverSocket();
+    socket.onAck('startStream', () => ({ success: true }));
+    const { user } = renderPanel(socket);
+    await turnOn(user, 'Use camera');
+    await goLive(user);
+    socket.serverEmit('viewerCountUpdate', { viewerCount: 3 });
+
+    await user.click(button('Stop Stream'));
+    const dialog = screen.getByRole('alertdialog', { name: 'End the show?' });
+    expect(dialog).toHaveTextContent('The stream stops for 3 viewers, who see that the show has ended.');
+    await user.click(within(dialog).getByRole('button', { name: 'Keep streaming' }));
+
+    await waitOnRealClock(() => expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument());
+    expect(socket.payloadsOf('stopStream')).toEqual([]);
+    expect(button('Stop Stream')).toBeEnabled();
+    expect(preview()).toBeInTheDocument();
+  });
+
+  it('shows the summary of the show after Stop, then goes back to a fresh studio', async () => {
+    const socket = serverSocket();
+    socket.onAck('startStream', () => ({ success: true }));
+    socket.onAck('stopStream', () => ({
+      success: true,
+      summary: {
+        startedAt: '2026-11-27T20:00:00.000Z',
+        endedAt: '2026-11-27T21:02:30.000Z',
+        peakViewers: 41,
+        averageViewers: 27.46,
+        chatMessages: 318,
+        ticketsSold: 52,
+      },
+    }));
+    const { user } = renderPanel(socket);
+    await turnOn(user, 'Use camera');
+    await goLive(user);
+
+    await stopShow(user);
+
+    const summary = await waitOnRealClock(() => screen.getByRole('region', { name: 'The show has ended' }));
+    const figure = (label: string) => within(summary).getByText(label).nextElementSibling;
+    expect(figure('Duration')).toHaveTextContent('1 h 02 min');
+    expect(figure('Peak viewers')).toHaveTextContent('41');
+    expect(figure('Average viewers')).toHaveTextContent('27.5');
+    expect(figure('Chat messages')).toHaveTextContent('318');
+    expect(figure('Tickets sold')).toHaveTextContent('52');
+    expect(within(summary).getByRole('link', { name: 'My Events' })).toHaveAttribute(
+      'href',
+      '/creators/dashboard/my-events',
+    );
+    expect(screen.queryByRole('button', { name: 'Start Stream' })).not.toBeInTheDocument();
+
+    await user.click(button('Back to the studio'));
+    expect(screen.queryByRole('region', { name: 'The show has ended' })).not.toBeInTheDocument();
+    expect(button('Start Stream')).toBeDisabled();
+    expect(button('Rehearse')).toBeDisabled();
+  });
+
+  it('rehearses for the creator alone, then opens the same stream to fans without publishing again', async () => {
+    const socket = serverSocket();
+    socket.onAck('startStream', () => ({ success: true }));
+    socket.onAck('stopStream', () => ({ success: true, summary: null }));
+    const { user } = renderPanel(socket, undefined, { media: 'janus' });
+    await turnOn(user, 'Use camera');
+
+    await user.click(button('Rehearse'));
+    await waitOnRealClock(() => expect(button('End rehearsal')).toBeEnabled());
+    expect(socket.payloadsOf('startStream')).toEqual([{ eventId: 4, userId: 3, rehearsal: true }]);
+    expect(screen.getByText('Rehearsal', { selector: 'span' })).toBeInTheDocument();
+    expect(screen.getByText(/^Rehearsal: only you can see and hear this/)).toHaveAttribute('role', 'status');
+    await waitOnRealClock(() => expect(socket.payloadsOf('offer')).toEqual([sfuOffer]));
+
+    await user.click(button('Start Stream'));
+    await waitOnRealClock(() => expect(button('Stop Stream')).toBeEnabled());
+    expect(socket.payloadsOf('startStream').at(-1)).toEqual({ eventId: 4, userId: 3 });
+    // Already publishing: no second connection to the media server.
+    expect(peerConnections).toHaveLength(1);
+    expect(socket.payloadsOf('offer')).toEqual([sfuOffer]);
+    expect(screen.queryByText(/^Rehearsal: only you/)).not.toBeInTheDocument();
+    expect(screen.getByText('Live', { selector: 'span' })).toBeInTheDocument();
+  });
+
+  it('ends a rehearsal without asking and without a summary, back to the preview', async () => {
+    const socket = serverSocket();
+    socket.onAck('startStream', () => ({ success: true }));
+    socket.onAck('stopStream', () => ({ success: true, summary: null }));
+    const { user } = renderPanel(socket);
+    await turnOn(user, 'Use camera');
+    await user.click(button('Rehearse'));
+    await waitOnRealClock(() => expect(button('End rehearsal')).toBeEnabled());
+
+    await user.click(button('End rehearsal'));
+
+    await waitOnRealClock(() => expect(button('Rehearse')).toBeInTheDocument());
+    expect(socket.payloadsOf('stopStream')).toEqual([{ eventId: 4 }]);
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: 'The show has ended' })).not.toBeInTheDocument();
+  });
+
+  it('offers to resume a rehearsal a reload interrupted, as a rehearsal', async () => {
+    const socket = serverSocket();
+    socket.onAck('connectToStream', () => ({
+      success: true,
+      viewerCount: 0,
+      isLive: false,
+      rehearsing: true,
+    }));
+    socket.onAck('startStream', () => ({ success: true }));
+    const { user } = renderPanel(socket);
+
+    expect(await screen.findByRole('heading', { name: 'You are rehearsing' })).toBeInTheDocument();
+    await user.click(button('Resume rehearsal'));
+
+    await waitOnRealClock(() => expect(button('End rehearsal')).toBeEnabled());
+    expect(socket.payloadsOf('startStream')).toEqual([{ eventId: 4, userId: 3, rehearsal: true }]);
   });
 
   it.each([
@@ -305,7 +433,7 @@ describe('broadcaster panel', () => {
     await turnOn(user, 'Use camera');
     await goLive(user);
 
-    await user.click(button('Stop Stream'));
+    await stopShow(user);
 
     expect(await waitOnRealClock(() => screen.getByText('Error stopping stream'))).toBeInTheDocument();
     expect(button('Stop Stream')).toBeEnabled();

@@ -1,5 +1,17 @@
-import { Camera, CameraOff, Mic, MicOff, MonitorUp, Radio, RotateCcw, Square } from 'lucide-react';
-import { useEffect, type ChangeEvent } from 'react';
+import { counted } from '@stagedoor/shared/words';
+import {
+  Camera,
+  CameraOff,
+  Headphones,
+  Mic,
+  MicOff,
+  MonitorUp,
+  Radio,
+  RotateCcw,
+  Square,
+} from 'lucide-react';
+import { useEffect, useState, type ChangeEvent } from 'react';
+import { Modal } from '../../../components/ui/modal';
 import { Button } from '../../../components/ui/button';
 import { StreamVideo } from '../../../components/ui/stream-video';
 import { notify } from '../../../lib/notify';
@@ -10,6 +22,7 @@ import { useBroadcastHealth } from '../hooks/use-broadcast-health';
 import { useBroadcaster } from '../hooks/use-broadcaster';
 import { formatBitrate } from '../lib/broadcast-health';
 import { pictureOf } from '../lib/broadcast-media';
+import { ShowSummaryCard } from './show-summary';
 import { ViewerCount } from './viewer-count';
 
 type BroadcasterPanelProps = {
@@ -22,26 +35,45 @@ type BroadcasterPanelProps = {
 };
 
 /**
- * The event creator's studio: pick the camera and/or a screen (and which devices), preview them, go
- * live, mute, watch the connection's health, and stop; a reloaded studio resumes a live show.
+ * The event creator's studio: pick the camera and/or a screen (and which devices), preview them,
+ * rehearse alone or go live, mute, watch the connection's health, and stop (after a confirmation while
+ * fans watch), then read the show's summary. A reloaded studio resumes what was on air.
  */
 export function BroadcasterPanel({ connection, ...props }: BroadcasterPanelProps) {
   const studio = useBroadcaster({ ...props, isConnected: connection.status === 'connected' });
-  const { sources, isLive, isResumable, viewerCount } = studio;
+  const { state, sources } = studio;
   const { main, overlay } = pictureOf(sources);
+  const isLive = state.phase === 'live';
+  const isSwitching = state.phase === 'starting' || state.phase === 'stopping';
+  const isRehearsal = (isLive || isSwitching ? state.audience : state.resumable) === 'rehearsal';
   const health = useBroadcastHealth(isLive, studio.stats);
   const { cameras, microphones } = useMediaDevices(sources.camera);
+  const [isConfirmingStop, setConfirmingStop] = useState(false);
 
   useEffect(() => {
     const problem = broadcasterConnectionToast(connection);
     if (problem) notify(problem, 'error');
   }, [connection]);
 
+  if (state.phase === 'summary' && state.summary) {
+    return <ShowSummaryCard summary={state.summary} onBack={studio.dismissSummary} />;
+  }
+
   const choose = (device: 'cameraId' | 'microphoneId') => (event: ChangeEvent<HTMLSelectElement>) =>
     void studio.chooseDevices({ ...sources.devices, [device]: event.target.value || null });
+  const resumable = !isLive && !isSwitching ? state.resumable : null;
 
   return (
     <section aria-label="Broadcast" className="space-y-4">
+      {isRehearsal && (isLive || state.phase === 'stopping') ? (
+        <p
+          role="status"
+          className="rounded-xl bg-amber-100 px-4 py-3 text-sm font-medium text-amber-950 ring-1 ring-amber-300"
+        >
+          Rehearsal: only you can see and hear this. Fans still see the waiting room and nobody has been told
+          you are live. Press Start Stream when you are ready.
+        </p>
+      ) : null}
       <div className="relative aspect-video overflow-hidden rounded-2xl bg-black ring-1 ring-white/10">
         {main ? (
           <StreamVideo
@@ -51,7 +83,7 @@ export function BroadcasterPanel({ connection, ...props }: BroadcasterPanelProps
             aria-label="Preview"
             className="size-full object-contain"
           />
-        ) : isResumable ? null : (
+        ) : resumable ? null : (
           <p className="flex size-full items-center justify-center p-6 text-center text-slate-400">
             Choose your camera or a screen to preview your stream.
           </p>
@@ -66,25 +98,22 @@ export function BroadcasterPanel({ connection, ...props }: BroadcasterPanelProps
           />
         ) : null}
         <div className="absolute top-4 left-4 flex items-center gap-2">
-          {isLive || isResumable ? (
-            <span className="rounded-md bg-red-600 px-2 py-1 text-xs font-bold tracking-wide text-white uppercase">
-              Live
-            </span>
-          ) : null}
-          <ViewerCount count={viewerCount} />
+          {isLive || resumable ? <OnAirBadge rehearsal={isRehearsal} /> : null}
+          <ViewerCount count={state.viewerCount} />
         </div>
-        {isResumable && !isLive ? (
+        {resumable ? (
           <div className="absolute inset-0 flex flex-col items-center justify-center gap-3 bg-black/80 p-6 text-center">
-            <h2 className="text-2xl font-bold text-white">You are live</h2>
+            <h2 className="text-2xl font-bold text-white">
+              {resumable === 'rehearsal' ? 'You are rehearsing' : 'You are live'}
+            </h2>
             <p className="max-w-md text-sm text-slate-300">
-              Your viewers see a paused picture. Resume now, before the stream ends on its own.
+              {resumable === 'rehearsal'
+                ? 'Only you could see it. Resume now, before the rehearsal ends on its own.'
+                : 'Your viewers see a paused picture. Resume now, before the stream ends on its own.'}
             </p>
-            <Button
-              disabled={studio.isSwitching || studio.pendingSource !== null}
-              onClick={() => void studio.resume()}
-            >
+            <Button disabled={state.pendingSource !== null} onClick={() => void studio.resume()}>
               <RotateCcw aria-hidden className="size-4" />
-              Resume stream
+              {resumable === 'rehearsal' ? 'Resume rehearsal' : 'Resume stream'}
             </Button>
           </div>
         ) : null}
@@ -93,9 +122,10 @@ export function BroadcasterPanel({ connection, ...props }: BroadcasterPanelProps
       {isLive ? (
         <p role="status" aria-label="Stream health" aria-live="off" className="text-sm text-slate-300">
           {health
-            ? `Sending ${formatBitrate(health.bitsPerSecond)} · ${(health.lossRatio * 100).toFixed(1)}% loss · ${
-                viewerCount === 1 ? '1 viewer' : `${viewerCount} viewers`
-              }`
+            ? `Sending ${formatBitrate(health.bitsPerSecond)} · ${(health.lossRatio * 100).toFixed(1)}% loss · ${counted(
+                state.viewerCount,
+                'viewer',
+              )}`
             : 'Measuring the connection…'}
         </p>
       ) : null}
@@ -104,7 +134,7 @@ export function BroadcasterPanel({ connection, ...props }: BroadcasterPanelProps
         <Button
           variant="inverse"
           aria-pressed={Boolean(sources.camera)}
-          disabled={studio.pendingSource !== null}
+          disabled={state.pendingSource !== null}
           onClick={() => void studio.toggleSource('camera')}
         >
           <Camera aria-hidden className="size-4" />
@@ -113,7 +143,7 @@ export function BroadcasterPanel({ connection, ...props }: BroadcasterPanelProps
         <Button
           variant="inverse"
           aria-pressed={Boolean(sources.screen)}
-          disabled={studio.pendingSource !== null}
+          disabled={state.pendingSource !== null}
           onClick={() => void studio.toggleSource('screen')}
         >
           <MonitorUp aria-hidden className="size-4" />
@@ -139,17 +169,34 @@ export function BroadcasterPanel({ connection, ...props }: BroadcasterPanelProps
           <CameraOff aria-hidden className="size-4" />
           Camera off
         </Button>
-        <div className="ml-auto">
-          {isLive ? (
-            <Button variant="danger" disabled={studio.isSwitching} onClick={() => void studio.stop()}>
+        <div className="flex flex-wrap gap-3 sm:ml-auto">
+          {isLive && !isRehearsal ? (
+            <Button variant="danger" disabled={isSwitching} onClick={() => setConfirmingStop(true)}>
               <Square aria-hidden className="size-4" />
               Stop Stream
             </Button>
           ) : (
-            <Button disabled={!studio.hasSource || studio.isSwitching} onClick={() => void studio.start()}>
-              <Radio aria-hidden className="size-4" />
-              Start Stream
-            </Button>
+            <>
+              {isLive ? (
+                <Button variant="inverse" disabled={isSwitching} onClick={() => void studio.stop()}>
+                  <Square aria-hidden className="size-4" />
+                  End rehearsal
+                </Button>
+              ) : (
+                <Button
+                  variant="inverse"
+                  disabled={!studio.hasSource || isSwitching}
+                  onClick={() => void studio.start('rehearsal')}
+                >
+                  <Headphones aria-hidden className="size-4" />
+                  Rehearse
+                </Button>
+              )}
+              <Button disabled={!studio.hasSource || isSwitching} onClick={() => void studio.start('public')}>
+                <Radio aria-hidden className="size-4" />
+                Start Stream
+              </Button>
+            </>
           )}
         </div>
       </div>
@@ -168,7 +215,44 @@ export function BroadcasterPanel({ connection, ...props }: BroadcasterPanelProps
           onChange={choose('microphoneId')}
         />
       </div>
+
+      <Modal
+        open={isConfirmingStop}
+        onClose={() => setConfirmingStop(false)}
+        title="End the show?"
+        role="alertdialog"
+      >
+        <p className="text-slate-600">
+          {`The stream stops for ${counted(state.viewerCount, 'viewer')}, who see that the show has ended.`}
+        </p>
+        <div className="flex flex-wrap justify-end gap-3">
+          <Button variant="secondary" onClick={() => setConfirmingStop(false)}>
+            Keep streaming
+          </Button>
+          <Button
+            variant="danger"
+            onClick={() => {
+              setConfirmingStop(false);
+              void studio.stop();
+            }}
+          >
+            End the show
+          </Button>
+        </div>
+      </Modal>
     </section>
+  );
+}
+
+function OnAirBadge({ rehearsal }: { rehearsal: boolean }) {
+  return rehearsal ? (
+    <span className="rounded-md bg-amber-400 px-2 py-1 text-xs font-bold tracking-wide text-amber-950 uppercase">
+      Rehearsal
+    </span>
+  ) : (
+    <span className="rounded-md bg-red-600 px-2 py-1 text-xs font-bold tracking-wide text-white uppercase">
+      Live
+    </span>
   );
 }
 

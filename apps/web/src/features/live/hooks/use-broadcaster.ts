@@ -10,6 +10,14 @@ import { notify } from '../../../lib/notify';
 import { listen, type LiveSocket } from '../../../lib/socket';
 import { BroadcastMedia, layoutOf, type SourceKind } from '../lib/broadcast-media';
 import { BroadcasterPeers } from '../lib/broadcaster-peers';
+import {
+  initialStudioState,
+  isOnAir,
+  studioReducer,
+  type Audience,
+  type StudioEvent,
+  type StudioState,
+} from '../lib/studio-machine';
 import { rememberSources, rememberedSources } from '../lib/studio-memory';
 
 type Options = {
@@ -29,30 +37,31 @@ const ADD_FAILED: Record<SourceKind, string> = {
 const SOCKET_UNAVAILABLE = 'El socket no está disponible';
 
 /**
- * The creator's side of a stream (spec §4 "Stream, creator side"): camera and screen sources, the
- * server's start and stop, and the peer connections while live: one per viewer peer to peer, one to
- * the media server with Janus. A studio reloaded (or reopened after a crash) while its show is live
- * offers to resume it before the server's grace period ends.
+ * The creator's side of a stream: runs the studio machine (lib/studio-machine.ts) and does what it
+ * decides: camera and screen sources, the server's start (a rehearsal, or the show) and stop, and
+ * the peer connections while on air: one per viewer peer to peer, one to the media server with Janus.
+ * A studio reloaded (or reopened after a crash) while its stream is on offers to resume it before the
+ * server's grace period ends.
  */
 export function useBroadcaster({ socket, isConnected, eventId, userId, iceServers, media: mode }: Options) {
   const [media] = useState(() => new BroadcastMedia());
-  const state = useSyncExternalStore(media.subscribe, media.getSnapshot);
-  const [isLive, setIsLive] = useState(false);
-  /** The server says the show is live, but not from this page: it can be resumed here. */
-  const [isResumable, setIsResumable] = useState(false);
-  const [viewerCount, setViewerCount] = useState(0);
-  const [pendingSource, setPendingSource] = useState<SourceKind | null>(null);
-  const [isSwitching, setIsSwitching] = useState(false);
+  const sources = useSyncExternalStore(media.subscribe, media.getSnapshot);
+  const [state, setState] = useState<StudioState>(initialStudioState);
+  /** The machine's state as of the last event, read by socket handlers between renders. */
+  const stateRef = useRef(state);
   const peersRef = useRef<BroadcasterPeers | null>(null);
-  const isLiveRef = useRef(isLive);
   // Fresh TURN credentials arrive every few minutes: new connections take them, open ones are kept.
   const iceServersRef = useRef(iceServers);
 
   useEffect(() => {
-    isLiveRef.current = isLive;
     iceServersRef.current = iceServers;
   });
 
+  /** Moves the machine, at once: the next handler reads the new state even before React renders it. */
+  const send = useCallback((event: StudioEvent) => {
+    stateRef.current = studioReducer(stateRef.current, event);
+    setState(stateRef.current);
+  }, []);
   // Leaving the page releases the camera and the screen.
   useEffect(() => () => media.release(), [media]);
 
@@ -65,14 +74,15 @@ export function useBroadcaster({ socket, isConnected, eventId, userId, iceServer
       sendCandidate: (targetId, candidate) => socket.emit('ice-candidate', { targetId, candidate }),
       // The media server's connection broke while live: publish again.
       onFailed: (peerId) => {
-        if (peerId === SFU_PEER_ID && isLiveRef.current)
+        if (peerId === SFU_PEER_ID && isOnAir(stateRef.current))
           void current.connect(SFU_PEER_ID).catch(warn('Could not publish'));
       },
     });
     peersRef.current = current;
     const syncLayout = (changed?: SourceKind) => {
       const layout = layoutOf(media.getSnapshot());
-      if (isLiveRef.current) socket.emit('streamLayout', { eventId, overlay: layout.overlay !== null });
+      if (isOnAir(stateRef.current))
+        socket.emit('streamLayout', { eventId, overlay: layout.overlay !== null });
       current.setLayout(layout).catch((error: unknown) => {
         console.warn('A viewer refused a track', error);
         if (changed) notify(ADD_FAILED[changed], 'error');
@@ -90,9 +100,10 @@ export function useBroadcaster({ socket, isConnected, eventId, userId, iceServer
       void current.handleAnswer(from, answer).catch(warn("Could not apply a viewer's answer"));
     const onCandidate = ({ candidate, from }: { candidate: IceCandidate; from: string }) =>
       void current.handleCandidate(from, candidate).catch(warn('Bad ICE candidate'));
-    const onViewerCount = ({ viewerCount: count }: { viewerCount: number }) => setViewerCount(count);
+    const onViewerCount = ({ viewerCount }: { viewerCount: number }) =>
+      send({ type: 'viewerCount', viewerCount });
     // The grace period ran out (or another tab stopped it): there is nothing left to resume.
-    const onStreamEnded = () => setIsResumable(false);
+    const onStreamEnded = () => send({ type: 'streamEnded' });
 
     const stopListening = listen(socket, {
       viewerJoined: onViewerJoined,
@@ -108,22 +119,40 @@ export function useBroadcaster({ socket, isConnected, eventId, userId, iceServer
       current.closeAll();
       peersRef.current = null;
     };
-  }, [socket, media, eventId]);
+  }, [socket, media, eventId, send]);
 
-  /** Takes the stream as this socket's: the server confirms, then the viewers (or Janus) get offers. */
-  const goLive = async (): Promise<boolean> => {
-    if (!socket) return false;
-    const answer = await socket.emitWithAck('startStream', { eventId, userId });
+  /** Takes the stream as this socket's, for `audience`: whether the server confirmed. */
+  const takeStream = async (live: LiveSocket, audience: Audience) => {
+    const answer = await live.emitWithAck('startStream', {
+      eventId,
+      userId,
+      ...(audience === 'rehearsal' ? { rehearsal: true } : {}),
+    });
     if (!answer.success) return false;
-    setIsLive(true);
-    isLiveRef.current = true;
-    setIsResumable(false);
-    socket.emit('streamLayout', { eventId, overlay: layoutOf(media.getSnapshot()).overlay !== null });
-    if (mode === 'janus') await peersRef.current?.connect(SFU_PEER_ID);
+    live.emit('streamLayout', { eventId, overlay: layoutOf(media.getSnapshot()).overlay !== null });
     return true;
   };
-  /** The same, for the effect below: an Effect Event may only be called from Effects, not from `start`. */
-  const goLiveAgain = useEffectEvent(goLive);
+
+  /**
+   * Sends the media out once the server confirmed: with Janus, to the media server (peer to peer the
+   * viewers ask for offers themselves). A failure here is retried by the peers' `onFailed`.
+   */
+  const publish = async () => {
+    if (mode === 'janus') await peersRef.current?.connect(SFU_PEER_ID).catch(warn('Could not publish'));
+  };
+
+  /** After a reconnection: the stream this page had, taken back for the same audience. */
+  const takeStreamAgain = useEffectEvent(async (live: LiveSocket) => {
+    const { phase, audience } = stateRef.current;
+    if (phase !== 'live' || !audience) return;
+    try {
+      if (await takeStream(live, audience)) return void (await publish());
+    } catch {
+      // Told below, as a refusal is.
+    }
+    send({ type: 'startFailed' });
+    notify('Error starting stream', 'error');
+  });
 
   // On every (re)connection: the current count, and the stream taken back if it was live.
   useEffect(() => {
@@ -133,41 +162,33 @@ export function useBroadcaster({ socket, isConnected, eventId, userId, iceServer
       (answer) => {
         if (!active) return;
         if (!answer.success) return notify('Error connecting to stream', 'error');
-        setViewerCount(answer.viewerCount);
-        if (!isLiveRef.current) setIsResumable(answer.isLive);
+        send({ type: 'connected', ...answer });
       },
       () => active && notify('Error connecting to stream', 'error'),
     );
-    if (isLiveRef.current) {
-      goLiveAgain().then(
-        (started) => {
-          if (!active || started) return;
-          setIsLive(false);
-          notify('Error starting stream', 'error');
-        },
-        () => active && notify('Error starting stream', 'error'),
-      );
-    }
+    void takeStreamAgain(socket);
     return () => {
       active = false;
     };
-  }, [socket, isConnected, eventId, userId]);
+  }, [socket, isConnected, eventId, userId, send]);
 
   // Leaving the page while live ends the stream at once rather than after the server's grace period.
   useEffect(() => {
     if (!socket) return;
     return () => {
-      if (isLiveRef.current && socket.connected) socket.emit('stopStream', { eventId }, () => undefined);
+      if (isOnAir(stateRef.current) && socket.connected)
+        socket.emit('stopStream', { eventId }, () => undefined);
     };
   }, [socket, eventId]);
 
   // What a reloaded studio resumes with.
+  const isLive = state.phase === 'live';
   useEffect(() => {
-    if (isLive) rememberSources(eventId, state);
-  }, [isLive, eventId, state]);
+    if (isLive) rememberSources(eventId, sources);
+  }, [isLive, eventId, sources]);
 
   const openSource = async (kind: SourceKind): Promise<boolean> => {
-    setPendingSource(kind);
+    send({ type: 'openingSource', kind });
     try {
       await (kind === 'camera' ? media.startCamera() : media.startScreen());
       return true;
@@ -175,57 +196,80 @@ export function useBroadcaster({ socket, isConnected, eventId, userId, iceServer
       notify(mediaErrorMessage(error), 'error');
       return false;
     } finally {
-      setPendingSource(null);
+      send({ type: 'sourceOpened' });
     }
   };
 
   const toggleSource = async (kind: SourceKind) => {
-    if (state[kind]) media.stop(kind);
+    if (sources[kind]) media.stop(kind);
     else await openSource(kind);
   };
 
-  /**
-   * Starts or stops the show: `work` answers whether the server did it; `failure` is toasted when it
-   * did not, or could not be asked.
-   */
-  const switchStream = async (work: (socket: LiveSocket) => Promise<boolean>, failure: string) => {
+  /** Asks the server to start or stop: `work` answers whether it did; a failure is toasted. */
+  const switchStream = async (
+    work: (socket: LiveSocket) => Promise<boolean>,
+    failed: StudioEvent,
+    failure: string,
+  ) => {
     if (!socket?.connected) {
       notify(SOCKET_UNAVAILABLE, 'error');
       return;
     }
-    setIsSwitching(true);
     try {
-      if (!(await work(socket))) notify(failure, 'error');
+      if (await work(socket)) return;
     } catch {
-      notify(failure, 'error');
-    } finally {
-      setIsSwitching(false);
+      // Told below, as a refusal is.
     }
+    send(failed);
+    notify(failure, 'error');
   };
 
-  const start = () => switchStream(goLive, 'Error starting stream');
+  /** A rehearsal, or the show; from a rehearsal, the show without publishing again. */
+  const start = (audience: Audience) => {
+    const rehearsing = stateRef.current.phase === 'live';
+    send({ type: 'start', audience });
+    if (stateRef.current.phase !== 'starting') return Promise.resolve();
+    return switchStream(
+      async (live) => {
+        if (!(await takeStream(live, audience))) return false;
+        send({ type: 'started' });
+        // A rehearsal going public is already publishing: only the server needed telling.
+        if (!rehearsing) await publish();
+        return true;
+      },
+      { type: 'startFailed' },
+      'Error starting stream',
+    );
+  };
 
-  /** One click after a reload: the sources used before, then the stream taken back. */
+  /** One click after a reload: the sources used before, then the stream taken back for its audience. */
   const resume = async () => {
+    const audience = stateRef.current.resumable;
+    if (!audience) return;
     for (const kind of rememberedSources(eventId)) {
       if (!media.getSnapshot()[kind]) await openSource(kind);
     }
     const { camera, screen } = media.getSnapshot();
-    if (camera || screen) await start();
+    if (camera || screen) await start(audience);
   };
 
-  const stop = () =>
-    switchStream(async (live) => {
-      const answer = await live.emitWithAck('stopStream', { eventId });
-      if (!answer.success) return false;
-      setIsLive(false);
-      // Before the media goes: releasing it is a layout change, which a live page would announce.
-      isLiveRef.current = false;
-      peersRef.current?.closeAll();
-      media.release();
-      setViewerCount(0);
-      return true;
-    }, 'Error stopping stream');
+  const stop = () => {
+    send({ type: 'stop' });
+    if (stateRef.current.phase !== 'stopping') return Promise.resolve();
+    return switchStream(
+      async (live) => {
+        const answer = await live.emitWithAck('stopStream', { eventId });
+        if (!answer.success) return false;
+        // Off air before the media goes: releasing it is a layout change, which a live page would announce.
+        send({ type: 'stopped', summary: answer.summary });
+        peersRef.current?.closeAll();
+        media.release();
+        return true;
+      },
+      { type: 'stopFailed' },
+      'Error stopping stream',
+    );
+  };
 
   const stats = useCallback(() => peersRef.current?.stats() ?? Promise.resolve([]), []);
 
@@ -233,18 +277,15 @@ export function useBroadcaster({ socket, isConnected, eventId, userId, iceServer
     media.chooseDevices(devices).catch((error: unknown) => notify(mediaErrorMessage(error), 'error'));
 
   return {
-    sources: state,
-    hasSource: Boolean(state.camera || state.screen),
-    pendingSource,
-    isLive,
-    isResumable,
-    isSwitching,
-    viewerCount,
+    state,
+    sources,
+    hasSource: Boolean(sources.camera || sources.screen),
     stats,
     toggleSource,
     start,
     resume,
     stop,
+    dismissSummary: () => send({ type: 'dismissSummary' }),
     chooseDevices,
     setMicrophoneMuted: (muted: boolean) => media.setMicrophoneMuted(muted),
     setCameraOff: (off: boolean) => media.setCameraOff(off),
