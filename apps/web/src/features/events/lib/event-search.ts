@@ -13,6 +13,8 @@ import {
 export type EventSearch = { q: string; from: string; to: string; maxPrice: string };
 
 const FIELDS = ['q', 'from', 'to', 'maxPrice'] as const;
+/** What narrows the list besides the words: on a phone, behind the form's Filters toggle. */
+const FILTERS = ['from', 'to', 'maxPrice'] as const;
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const AMOUNT = /^\d+(\.\d{1,2})?$/;
 
@@ -23,19 +25,19 @@ function isDay(text: string): boolean {
 }
 
 /**
- * The search a URL asks for. What the API would refuse (a date that is none, a range that ends before
- * it starts, an amount that is not one, words past the eighth) is left out, so a hand-edited link still
- * lists events.
+ * The search a URL asks for. What the API would refuse (a date that is none, an amount that is not one,
+ * words past the eighth) is left out, so a hand-edited link still lists events. A range that ends before
+ * it starts is kept, as typing it does: the page says so instead of listing what the range did not ask
+ * for (`isRangeReversed`).
  */
 export function readEventSearch(params: URLSearchParams): EventSearch {
   const text = (name: string) => params.get(name)?.trim() ?? '';
-  const from = isDay(text('from')) ? text('from') : '';
-  const to = isDay(text('to')) && !(from && text('to') < from) ? text('to') : '';
+  const day = (name: string) => (isDay(text(name)) ? text(name) : '');
   const maxPrice = text('maxPrice');
   return {
     q: searchWords(text('q').slice(0, EVENT_SEARCH_MAX_LENGTH)).slice(0, EVENT_SEARCH_MAX_WORDS).join(' '),
-    from,
-    to,
+    from: day('from'),
+    to: day('to'),
     maxPrice: AMOUNT.test(maxPrice) && Number(maxPrice) <= EVENT_PRICE_MAX ? maxPrice : '',
   };
 }
@@ -53,6 +55,12 @@ export const cleanSearch = (search: EventSearch) => readEventSearch(toSearchPara
 export const sameSearch = (a: EventSearch, b: EventSearch) => FIELDS.every((field) => a[field] === b[field]);
 
 export const isSearching = (search: EventSearch) => FIELDS.some((field) => search[field] !== '');
+
+export const activeFilterCount = (search: EventSearch) =>
+  FILTERS.filter((field) => search[field] !== '').length;
+
+/** A last day before the first: GET /events refuses it, so no list can answer it. */
+export const isRangeReversed = ({ from, to }: EventSearch) => from !== '' && to !== '' && to < from;
 
 /** A day of the visitor's calendar, `offset` days on: its first instant. */
 function localDay(day: string, offset = 0): Date {

@@ -145,7 +145,46 @@ describe('event search', () => {
     });
   });
 
-  it('leaves out of a hand-edited link what is not a date, a range or an amount', async () => {
+  it('says reversed dates are wrong by the To field and in place of the list, and asks for nothing with them', async () => {
+    const calls = stubApi({ 'GET /events': searchByName });
+    const { user, location } = renderApp('/events');
+    await screen.findByRole('article', { name: 'Folk Morning' });
+
+    await user.type(screen.getByLabelText('From'), '2030-06-10');
+    await user.type(screen.getByLabelText('To'), '2030-06-01');
+
+    expect(screen.getByLabelText('To')).toHaveAccessibleErrorMessage('Must not be before From');
+    // Once typing pauses, the search is sent: no list pretends to be its result, nothing is asked.
+    await waitFor(() => expect(location()).toContain('from=2030-06-10'));
+    expect(screen.queryByRole('article')).not.toBeInTheDocument();
+    expect(calls.filter(({ query }) => query.has('from') || query.has('to'))).toEqual([]);
+    expect(screen.getByText(/No events are listed: To must not be before From\./)).toBeInTheDocument();
+    // The URL holds what the form shows, so the link opens the same page.
+    expect(location()).toBe('/events?from=2030-06-10&to=2030-06-01');
+  });
+
+  it('opens a link with reversed dates as it shows them typed, asks for nothing, and clears only the dates', async () => {
+    const calls = stubApi({ 'GET /events': searchByName });
+    const { user, location } = renderApp('/events?q=jazz&from=2030-06-10&to=2030-06-01');
+
+    expect(await screen.findByLabelText('From')).toHaveValue('2030-06-10');
+    expect(screen.getByLabelText('To')).toHaveValue('2030-06-01');
+    expect(screen.getByLabelText('To')).toHaveAccessibleErrorMessage('Must not be before From');
+    expect(screen.getByText(/No events are listed: To must not be before From\./)).toBeInTheDocument();
+    // On a phone the filters open by themselves: the error is among them.
+    expect(screen.getByRole('button', { name: /^Filters/ })).toHaveAttribute('aria-expanded', 'true');
+    expect(screen.queryByRole('article')).not.toBeInTheDocument();
+    expect(calls.filter(({ path }) => path === '/events')).toEqual([]);
+
+    await user.click(screen.getByRole('link', { name: 'Clear dates' }));
+
+    expect(await screen.findByRole('article', { name: 'Jazz Night' })).toBeInTheDocument();
+    expect(location()).toBe('/events?q=jazz');
+    expect(screen.getByLabelText('To')).toHaveValue('');
+    expect(searches(calls)).toEqual(['jazz']);
+  });
+
+  it('leaves out of a hand-edited link what is not a date or an amount', async () => {
     const calls = stubApi({ 'GET /events': { body: [jazz] } });
     renderApp('/events?from=2030-02-30&to=2030-13-01&maxPrice=cheap');
 

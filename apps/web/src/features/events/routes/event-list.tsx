@@ -11,7 +11,13 @@ import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useUpcomingEvents } from '../api/upcoming-events';
 import { EventSearchForm } from '../components/event-search-form';
 import { UpcomingEventCard } from '../components/upcoming-event-card';
-import { isSearching, readEventSearch, toSearchParams, type EventSearch } from '../lib/event-search';
+import {
+  isRangeReversed,
+  isSearching,
+  readEventSearch,
+  toSearchParams,
+  type EventSearch,
+} from '../lib/event-search';
 
 export function EventListRoute() {
   useDocumentTitle('Upcoming Events');
@@ -32,7 +38,20 @@ export function EventListRoute() {
       description="Live shows from creators you love. Get your tickets before they sell out."
     >
       <EventSearchForm search={search} onSearch={onSearch} />
-      {isPending ? (
+      {/* Asked for nothing (api/upcoming-events.ts): the last list shown would not answer these dates. */}
+      {isRangeReversed(search) ? (
+        <Card className="p-10 text-center text-slate-600">
+          No events are listed: To must not be before From.{' '}
+          <TextLink
+            to={{
+              pathname: paths.events,
+              search: toSearchParams({ ...search, from: '', to: '' }).toString(),
+            }}
+          >
+            Clear dates
+          </TextLink>
+        </Card>
+      ) : isPending ? (
         <PageSpinner label="Loading events" />
       ) : !events ? (
         <LoadError
