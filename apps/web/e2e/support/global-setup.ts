@@ -4,6 +4,7 @@ import { startBuiltServer } from './server';
 declare module 'vitest' {
   export interface ProvidedContext {
     baseURL: string;
+    dataDir: string;
   }
 }
 
@@ -11,5 +12,6 @@ declare module 'vitest' {
 export default async function setup(project: TestProject) {
   const server = await startBuiltServer();
   project.provide('baseURL', server.baseURL);
+  project.provide('dataDir', server.dataDir);
   return server.stop;
 }

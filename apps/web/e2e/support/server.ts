@@ -9,6 +9,8 @@ const serverEntry = new URL('../../../server/dist/server.js', import.meta.url).p
 
 export interface RunningServer {
   baseURL: string;
+  /** Its DATA_DIR: without SMTP_URL, mail lands in `outbox/` there as .eml files. */
+  dataDir: string;
   /** What the server logged so far, for a failing journey to show. */
   logs: () => string;
   stop: () => Promise<void>;
@@ -63,6 +65,7 @@ export async function startBuiltServer(env: Record<string, string> = {}): Promis
 
   return {
     baseURL,
+    dataDir,
     logs: () => log,
     stop: async () => {
       if (server.exitCode === null) {
