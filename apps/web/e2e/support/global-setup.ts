@@ -4,6 +4,7 @@ import { startBuiltServer } from './server';
 declare module 'vitest' {
   export interface ProvidedContext {
     baseURL: string;
+    /** The server's DATA_DIR, where journeys read the mail it sent (support/mail.ts). */
     dataDir: string;
   }
 }

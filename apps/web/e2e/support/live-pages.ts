@@ -57,9 +57,11 @@ export async function watch(context: BrowserContext, eventId: number): Promise<P
 }
 
 /** Decoded frames of the page's main video: it grows while the stream plays. */
-function decodedFrames(page: Page): Promise<number> {
-  return page
-    .locator('video[data-role="main"]')
+async function decodedFrames(page: Page): Promise<number> {
+  const main = page.locator('video[data-role="main"]');
+  // No video yet reads as none decoded now, rather than waiting the action timeout for one to appear.
+  if ((await main.count()) === 0) return 0;
+  return main
     .first()
     .evaluate((video: HTMLVideoElement) =>
       video.videoWidth > 0 ? video.getVideoPlaybackQuality().totalVideoFrames : 0,

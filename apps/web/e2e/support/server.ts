@@ -9,15 +9,21 @@ const serverEntry = new URL('../../../server/dist/server.js', import.meta.url).p
 
 export interface RunningServer {
   baseURL: string;
-  /** Its DATA_DIR: without SMTP_URL, mail lands in `outbox/` there as .eml files. */
+  /** The server's DATA_DIR: its mail, unsent to any SMTP server, is written in `outbox/` there. */
   dataDir: string;
   /** What the server logged so far, for a failing journey to show. */
   logs: () => string;
   stop: () => Promise<void>;
 }
 
+/**
+ * How long a server may take to answer its health check: seeding the demo data (SEED_DEMO=1) took 44 s
+ * on this 2-core machine while other test runs shared it.
+ */
+const HEALTH_WAIT_MS = 120_000;
+
 async function waitForHealth(baseURL: string, server: ChildProcess, output: () => string): Promise<void> {
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + HEALTH_WAIT_MS;
   while (Date.now() < deadline) {
     if (server.exitCode !== null) throw new Error(`server exited with ${server.exitCode}:\n${output()}`);
     try {
@@ -28,7 +34,7 @@ async function waitForHealth(baseURL: string, server: ChildProcess, output: () =
     }
     await new Promise((r) => setTimeout(r, 200));
   }
-  throw new Error(`server did not become healthy in 30 s:\n${output()}`);
+  throw new Error(`server did not become healthy in ${HEALTH_WAIT_MS / 1000} s:\n${output()}`);
 }
 
 /**
@@ -61,18 +67,20 @@ export async function startBuiltServer(env: Record<string, string> = {}): Promis
   });
   server.stdout?.on('data', (chunk: Buffer) => (log += chunk.toString()));
   server.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
-  await waitForHealth(baseURL, server, () => log);
-
-  return {
-    baseURL,
-    dataDir,
-    logs: () => log,
-    stop: async () => {
-      if (server.exitCode === null) {
-        server.kill('SIGTERM');
-        await new Promise((resolve) => server.once('exit', resolve));
-      }
-      await rm(dataDir, { recursive: true, force: true });
-    },
+  const stop = async () => {
+    if (server.exitCode === null) {
+      server.kill('SIGTERM');
+      await new Promise((resolve) => server.once('exit', resolve));
+    }
+    await rm(dataDir, { recursive: true, force: true });
   };
+  try {
+    await waitForHealth(baseURL, server, () => log);
+  } catch (error) {
+    // A server that never became healthy is not left running, nor its data dir behind.
+    await stop();
+    throw error;
+  }
+
+  return { baseURL, dataDir, logs: () => log, stop };
 }
