@@ -182,6 +182,7 @@ describe('viewer panel', () => {
       timeZone: 'UTC',
     }).format(new Date(event.date));
     expect(screen.getByText(`Starts ${startsAt}`)).toBeInTheDocument();
+    expect(screen.queryByRole('status', { name: 'Viewers' })).not.toBeInTheDocument();
     const timer = screen.getByRole('timer', { name: 'Time until the show' });
     expect(timer).toHaveTextContent('0 days 1 hour 30 minutes 0 seconds');
     await advance(1000);

@@ -106,9 +106,12 @@ export function ViewerPanel({ socket, connection, event, userId, timeZone, iceSe
           onVolumeChange={setVolume}
         />
       ) : null}
-      <div className="absolute top-4 left-4">
-        <ViewerCount count={state.viewerCount} />
-      </div>
+      {/* Nobody watches a show that has not started: the waiting room's title has the top to itself. */}
+      {state.phase === 'waiting' ? null : (
+        <div className="absolute top-4 left-4">
+          <ViewerCount count={state.viewerCount} />
+        </div>
+      )}
 
       {isConnected && state.phase === 'waiting' ? <WaitingRoom event={event} timeZone={timeZone} /> : null}
       {isConnected && state.phase === 'ended' ? <ShowEnded eventId={event.id} /> : null}
