@@ -22,7 +22,7 @@ export interface BenchShow {
 }
 
 /** POSTs JSON to the server's API and answers the parsed response; any non-2xx throws. */
-export async function call<T>(base: string, path: string, body: unknown, token?: string): Promise<T> {
+async function call<T>(base: string, path: string, body: unknown, token?: string): Promise<T> {
   const response = await fetch(`${base}/api${path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
