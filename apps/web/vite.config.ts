@@ -15,6 +15,8 @@ export default defineConfig({
   },
   build: {
     outDir: 'dist',
+    // Read by scripts/after-build.mjs (the stream page's chunks), then removed from dist/.
+    manifest: true,
     // Written for debugging, not published: scripts/after-build.mjs moves them out of dist/.
     sourcemap: 'hidden',
     rolldownOptions: {

@@ -65,7 +65,7 @@ describe('going live in the browser', () => {
 
     // A deliberate stop: the end-of-show screen, and no more tries to join.
     await endShow(creator.page);
-    await creator.page.getByRole('button', { name: 'Start Stream' }).waitFor();
+    await creator.page.getByRole('region', { name: 'The show has ended' }).waitFor();
     await fan.page.getByRole('heading', { name: 'The show has ended' }).waitFor();
     await fan.page.waitForTimeout(6_000);
     expect(await fan.page.getByRole('heading', { name: 'The show has ended' }).isVisible()).toBe(true);

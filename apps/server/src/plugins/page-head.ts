@@ -43,3 +43,10 @@ export function withPreview(html: string, preview: PagePreview): string {
     .replace(/<meta\s+name="description"[^>]*>/i, '')
     .replace(/<\/head>/i, () => `${tags.join('\n')}\n</head>`);
 }
+
+/** index.html naming `modules` (site-relative paths of JavaScript modules) for the browser to fetch at once. */
+export function withModulePreloads(html: string, modules: readonly string[]): string {
+  if (modules.length === 0) return html;
+  const links = modules.map((file) => `<link rel="modulepreload" crossorigin href="${escapeHtml(file)}" />`);
+  return html.replace(/<\/head>/i, () => `${links.join('\n')}\n</head>`);
+}

@@ -6,7 +6,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../deps';
 import { AppError } from '../errors';
 import { siteOrigin } from '../site';
-import { withPreview, type PagePreview } from './page-head';
+import { withModulePreloads, withPreview, type PagePreview } from './page-head';
 
 // Vite puts content-hashed files under /assets: a new build means new names.
 const ASSETS_DIR = `${path.sep}assets${path.sep}`;
@@ -14,6 +14,24 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 const NOT_PAGES = ['/api/', '/socket.io/'];
 // Always revalidated, so a new deployment is picked up on the next visit.
 const REVALIDATE = 'no-cache';
+
+/** The stream page, for the fan and for its creator's studio. */
+const STREAM_PAGE = /^\/(creators\/dashboard\/)?events\/[^/]+\/stream\/?$/;
+
+/**
+ * The stream page's code (`{stream: ['/assets/…js']}`), written by the web build beside index.html
+ * (apps/web/scripts/after-build.mjs); none for a build without it.
+ */
+async function streamModulesIn(webDistDir: string): Promise<string[]> {
+  try {
+    const text = await readFile(path.join(webDistDir, 'page-modules.json'), 'utf8');
+    const modules = (JSON.parse(text) as { stream?: unknown }).stream;
+    return Array.isArray(modules) ? modules.filter((file): file is string => typeof file === 'string') : [];
+  } catch {
+    // No such file, or not one the build wrote: the page still works, its code just loads later.
+    return [];
+  }
+}
 
 /** The share preview of the page at `path` (site-relative), or null for a page without one. */
 type PreviewOf = (deps: Deps, path: string, origin: string) => Promise<PagePreview | null>;
@@ -42,32 +60,39 @@ export async function setupWebApp(
     });
   }
 
+  const streamModules = hasWebApp ? await streamModulesIn(webDistDir) : [];
   app.setNotFoundHandler((request, reply) => {
-    if (hasWebApp && isPageRequest(request)) return sendPage(request, reply, webDistDir, previewOf);
+    if (hasWebApp && isPageRequest(request))
+      return sendPage(request, reply, webDistDir, previewOf, streamModules);
     const route = request.url.split('?')[0];
     throw new AppError('NOT_FOUND', `Route ${request.method} ${route} not found`);
   });
 }
 
-/** index.html, with the page's preview when it has one; a failed look-up still serves the app. */
+/**
+ * index.html, with the page's preview when it has one and, on a stream page, its code named in the
+ * head (modulepreload): a fan opening a show late loads it beside the app's own code instead of after
+ * it. A failed preview look-up still serves the app.
+ */
 async function sendPage(
   request: FastifyRequest,
   reply: FastifyReply,
   webDistDir: string,
   previewOf: PreviewOf,
+  streamModules: string[],
 ) {
-  const preview = await previewOf(request.server.deps, pathOf(request), siteOrigin(request)).catch(
-    (error: unknown) => {
-      request.log.error({ err: error }, 'page preview failed');
-      return null;
-    },
-  );
-  if (!preview) return reply.sendFile('index.html');
+  const url = pathOf(request);
+  const preview = await previewOf(request.server.deps, url, siteOrigin(request)).catch((error: unknown) => {
+    request.log.error({ err: error }, 'page preview failed');
+    return null;
+  });
+  const modules = STREAM_PAGE.test(url) ? streamModules : [];
+  if (!preview && modules.length === 0) return reply.sendFile('index.html');
   const html = await readFile(path.join(webDistDir, 'index.html'), 'utf8');
   return reply
     .type('text/html; charset=utf-8')
     .header('cache-control', REVALIDATE)
-    .send(withPreview(html, preview));
+    .send(withModulePreloads(preview ? withPreview(html, preview) : html, modules));
 }
 
 const pathOf = (request: FastifyRequest) => request.url.split('?')[0] ?? '';

@@ -5,10 +5,15 @@ import { PageSpinner } from '../components/ui/spinner';
 import { Toasts } from '../lib/notify';
 import { createQueryClient } from '../lib/query-client';
 import { SessionProvider, useSession } from '../lib/session';
+import { startOpeningReads } from './opening-page';
 
 /** Everything the routes rely on; it must sit inside a router (the session navigates on a 401). */
 export function AppProvider({ children }: { children: ReactNode }) {
-  const [queryClient] = useState(createQueryClient);
+  const [queryClient] = useState(() => {
+    const client = createQueryClient();
+    startOpeningReads(client);
+    return client;
+  });
   return (
     <QueryClientProvider client={queryClient}>
       <SessionProvider>

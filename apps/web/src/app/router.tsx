@@ -1,4 +1,4 @@
-import { lazy, type ComponentType } from 'react';
+import { createElement, lazy, type ComponentType } from 'react';
 import { Navigate, Route, Routes } from 'react-router';
 import { paths, routes } from '../config/paths';
 import { registerPageLoader } from '../lib/page-preload';
@@ -11,12 +11,22 @@ import { NotFoundRoute } from './not-found';
 /**
  * A screen loaded when first shown: `/` and `/events` (imported above) carry only what they show; the
  * forms, the date picker, the socket client and the rest come with the screens that use them.
+ * `preload()` starts loading it ahead; a screen whose code is already here renders at once, not
+ * through Suspense (whose fallback React keeps up for a while, up to 300 ms, even when the code comes
+ * a moment later).
  */
 function page<Name extends string, Props extends object>(
   load: () => Promise<Record<Name, ComponentType<Props>>>,
   name: Name,
 ) {
-  return lazy(async () => ({ default: (await load())[name] }));
+  let loaded: ComponentType<Props> | null = null;
+  const preload = async () => {
+    loaded = (await load())[name];
+    return loaded;
+  };
+  const Lazy = lazy(async () => ({ default: await preload() }));
+  const Page = (props: Props) => (loaded ? createElement(loaded, props) : createElement(Lazy, props));
+  return Object.assign(Page, { preload });
 }
 
 const ForgotPasswordRoute = page(
@@ -62,9 +72,8 @@ const PrivacyPolicyRoute = page(
 );
 const TermsRoute = page(() => import('../features/marketing/routes/terms'), 'TermsRoute');
 const ProfileRoute = page(() => import('../features/accounts/routes/profile'), 'ProfileRoute');
-const loadStreamPage = () => import('../features/live/routes/event-stream');
-registerPageLoader('stream', loadStreamPage);
-const EventStreamRoute = page(loadStreamPage, 'EventStreamRoute');
+const EventStreamRoute = page(() => import('../features/live/routes/event-stream'), 'EventStreamRoute');
+registerPageLoader('stream', EventStreamRoute.preload);
 const WatchLinkRoute = page(() => import('../features/live/routes/watch-link'), 'WatchLinkRoute');
 const MyTicketsRoute = page(() => import('../features/orders/routes/my-tickets'), 'MyTicketsRoute');
 

@@ -63,6 +63,41 @@ const isPassingRefusal = (code: LiveErrorCode | undefined) =>
 const CONNECTING: LiveSocketState = { socket: null, connection: { status: 'connecting' } };
 const NO_TOKEN: LiveSocketState = { socket: null, connection: { status: 'no-token' } };
 
+function connect(token: string): LiveSocket {
+  return io({
+    path: SOCKET_PATH,
+    transports: ['websocket'],
+    auth: { token: `Bearer ${token}` },
+    reconnection: true,
+    reconnectionAttempts: SOCKET_RECONNECTION_ATTEMPTS,
+    reconnectionDelay: SOCKET_RECONNECTION_DELAY_MS,
+    ackTimeout: ACK_TIMEOUT_MS,
+    // One connection per page: never share a manager with a socket another page left behind.
+    forceNew: true,
+  });
+}
+
+/** A socket opened before its page rendered (openSocketAhead), until that page takes it. */
+let openedAhead: { token: string; socket: LiveSocket } | null = null;
+
+/**
+ * Opens the socket of a page about to render (the stream page, opened from a link), so its handshake
+ * runs beside the page's code and data rather than after them. The page's useLiveSocket takes it; a
+ * socket the server already refused, or for another token, is closed and a fresh one opened instead.
+ */
+export function openSocketAhead(token: string): void {
+  openedAhead ??= { token, socket: connect(token) };
+}
+
+function takeOpenedAhead(token: string): LiveSocket | null {
+  const ahead = openedAhead;
+  openedAhead = null;
+  if (!ahead) return null;
+  if (ahead.token === token && ahead.socket.active) return ahead.socket;
+  ahead.socket.disconnect();
+  return null;
+}
+
 /** Owns the page's one socket: opens it, follows its state for React, and closes it. */
 class LiveSocketOwner {
   private state = CONNECTING;
@@ -82,19 +117,9 @@ class LiveSocketOwner {
     this.listeners.forEach((listener) => listener());
   }
 
-  /** Opens a fresh socket and returns what closes it. */
+  /** Opens a socket (the one opened ahead for this token, if any) and returns what closes it. */
   open(token: string): () => void {
-    const socket: LiveSocket = io({
-      path: SOCKET_PATH,
-      transports: ['websocket'],
-      auth: { token: `Bearer ${token}` },
-      reconnection: true,
-      reconnectionAttempts: SOCKET_RECONNECTION_ATTEMPTS,
-      reconnectionDelay: SOCKET_RECONNECTION_DELAY_MS,
-      ackTimeout: ACK_TIMEOUT_MS,
-      // One connection per page: never share a manager with a socket another page left behind.
-      forceNew: true,
-    });
+    const socket = takeOpenedAhead(token) ?? connect(token);
     let nextRound: ReturnType<typeof setTimeout> | undefined;
     const set = (connection: LiveConnection) => this.publish({ socket, connection });
 
@@ -116,7 +141,7 @@ class LiveSocketOwner {
       if (reason === 'io server disconnect') startNextRound();
     });
     socket.io.on('reconnect_failed', startNextRound);
-    this.publish({ socket, connection: { status: 'connecting' } });
+    this.publish({ socket, connection: { status: socket.connected ? 'connected' : 'connecting' } });
 
     return () => {
       clearTimeout(nextRound);

@@ -33,6 +33,9 @@ const INDEX_HTML = `<!doctype html>
 
 const webDist = await mkdtemp(path.join(tmpdir(), 'stagedoor-web-'));
 await writeFile(path.join(webDist, 'index.html'), INDEX_HTML);
+// What the web build writes beside index.html: the stream page's code (apps/web/scripts/after-build.mjs).
+const STREAM_MODULES = ['/assets/event-stream-abc.js', '/assets/live-def.js'];
+await writeFile(path.join(webDist, 'page-modules.json'), JSON.stringify({ stream: STREAM_MODULES }));
 const app = await createTestApp({ WEB_DIST_DIR: webDist, PUBLIC_URL: SITE });
 afterAll(async () => {
   await app.close();
@@ -155,5 +158,24 @@ describe('a page without a preview', () => {
   ])('%s gets the app as built, with its own title', async (_, url) => {
     const html = await page(url);
     expect(html).toBe(INDEX_HTML);
+  });
+});
+
+describe('the stream page', () => {
+  const preloads = (html: string) =>
+    [...html.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)" \/>/g)].map(([, href]) => href);
+
+  it("names its code in the head, for the fan's page and the creator's studio, so it loads with the app", async () => {
+    for (const url of ['/events/12/stream', '/creators/dashboard/events/12/stream']) {
+      const html = await page(url);
+      expect(preloads(html), url).toEqual(STREAM_MODULES);
+      expect(html.indexOf('modulepreload'), url).toBeLessThan(html.indexOf('</head>'));
+    }
+  });
+
+  it('names nothing on other pages, or on paths that only look like it', async () => {
+    for (const url of ['/', '/events', '/events/12', '/events/12/stream/extra', '/x/events/12/stream']) {
+      expect(preloads(await page(url)), url).toEqual([]);
+    }
   });
 });

@@ -8,10 +8,9 @@ import { Notice } from '../../../components/ui/notice';
 import { PageSpinner } from '../../../components/ui/spinner';
 import { paths } from '../../../config/paths';
 import { api, errorMessage } from '../../../lib/api-client';
-import { eventQuery } from '../../../lib/reads';
 import { useSession } from '../../../lib/session';
 import { useDocumentTitle } from '../../../lib/use-document-title';
-import { liveConfigQuery } from '../api/stream';
+import { startStreamReads } from '../api/stream';
 
 const LINK_FAILED_MESSAGE = 'This watch link could not be opened. Log in to watch with your account.';
 
@@ -41,8 +40,7 @@ export function WatchLinkRoute() {
       .then(({ access_token, user, eventId }) => {
         setToken(access_token);
         updateUser(user);
-        void queryClient.prefetchQuery(eventQuery(String(eventId)));
-        void queryClient.prefetchQuery(liveConfigQuery(eventId));
+        startStreamReads(queryClient, String(eventId), access_token);
         navigate(paths.eventStream(eventId), { replace: true });
       })
       .catch((error: unknown) => {
