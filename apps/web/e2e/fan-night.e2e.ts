@@ -1,6 +1,5 @@
-import type { AuthResponse } from '@stagedoor/shared/accounts';
 import type { Event } from '@stagedoor/shared/events';
-import { request, type APIRequestContext, type Page } from 'playwright-core';
+import type { APIRequestContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible } from './support/accessibility';
 import { baseURL, newVisitor, openApi } from './support/browser';
@@ -9,7 +8,7 @@ import { authorized, eventWithSales, registerByApi, ticketHolder, type Account }
 import { eventCard, expectToast, person } from './support/fixtures';
 import { goLive } from './support/live-pages';
 import { mailTo, watchLinkIn } from './support/mail';
-import { startBuiltServer, type RunningServer } from './support/server';
+import { expectCheckoutNotForSale, expectEventPageNotForSale } from './support/not-for-sale';
 import { expectPlaying } from './support/stream';
 
 /**
@@ -36,32 +35,12 @@ const NOT_ON_SALE = 'Tickets to this event are not on sale.';
 const SOLD_OUT = 'Sold out: every ticket has been sold.';
 const CANCELLED = 'This event was cancelled. Every buyer has been refunded.';
 const SALES_CLOSED = 'Ticket sales closed when the show started.';
-const ENDED = 'This event has ended.';
 
 /** The title of the page a watch link that opens nothing shows (watch-link.tsx). */
 const DEAD_LINK_TITLE = 'This link does not open a show';
 
 /** A phone, as the mail is often read on one. */
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
-
-/** The event page says why it cannot be bought and offers no "Purchase Ticket". */
-async function expectEventPageNotForSale(page: Page, eventId: number, reason: string): Promise<void> {
-  await page.goto(`/events/${eventId}`);
-  await page.getByText(reason, { exact: true }).waitFor();
-  expect(await page.getByRole('button', { name: 'Purchase Ticket' }).count(), reason).toBe(0);
-}
-
-/** The checkout, opened directly, says the same and shows no form: no quantity, no total, no pay button. */
-async function expectCheckoutNotForSale(page: Page, eventId: number, reason: string): Promise<void> {
-  await page.goto(`/events/${eventId}/checkout`);
-  await page.getByText(reason, { exact: true }).waitFor();
-  const main = page.locator('main');
-  expect(await main.getByLabel('Quantity').count(), reason).toBe(0);
-  expect(await main.getByRole('button', { name: /quantity/i }).count(), reason).toBe(0);
-  expect(await main.getByText('Total', { exact: true }).count(), reason).toBe(0);
-  expect(await main.getByRole('button', { name: 'Complete Purchase' }).count(), reason).toBe(0);
-  expect(await main.getByRole('button').count(), `${reason}: no button at all`).toBe(0);
-}
 
 /** The event as the API answers it now. */
 async function eventNow(client: APIRequestContext, eventId: number): Promise<Event> {
@@ -125,51 +104,6 @@ describe('an event that is not for sale', () => {
     expect(await purchase.count()).toBe(0);
     await expectCheckoutNotForSale(fan.page, starting.id, SALES_CLOSED);
     await fan.context.close();
-  });
-
-  describe('a past event', () => {
-    // No API backdates an event: the demo data holds shows held days ago, so this runs on a seeded server.
-    // Seeding makes images and sales: most of a minute on a busy 2-core machine (support/server.ts).
-    const SEEDING_WAIT_MS = 150_000;
-    let seeded: RunningServer;
-    let seededApi: APIRequestContext;
-    beforeAll(async () => {
-      seeded = await startBuiltServer({ SEED_DEMO: '1' });
-      seededApi = await request.newContext({ baseURL: seeded.baseURL });
-    }, SEEDING_WAIT_MS);
-    afterAll(async () => {
-      await seededApi?.dispose();
-      await seeded?.stop();
-    });
-
-    it('says it has ended, to a visitor on its page and to a fan on its checkout, with nothing to buy', async () => {
-      const login = await seededApi.post('/api/auth/login/user', {
-        data: { email: 'sam@demo.stagedoor.test', password: 'stagedoor-demo' },
-      });
-      expect(login.status()).toBe(200);
-      const { access_token: samToken } = (await login.json()) as AuthResponse;
-      const orders = (await (
-        await seededApi.get('/api/orders', { headers: authorized(samToken) })
-      ).json()) as { event: { id: number; name: string; date: string } }[];
-      const past = orders.find(({ event }) => event.name === 'Crowd Work Marathon')?.event;
-      expect(past, 'the demo data holds a show Sam went to 12 days ago').toBeDefined();
-      const eventId = past?.id ?? 0;
-      expect(Date.parse(past?.date ?? '')).toBeLessThan(Date.now() - 2 * HOUR_MS);
-
-      const visitor = await newVisitor(browsers.audience, { baseURL: seeded.baseURL });
-      await expectEventPageNotForSale(visitor.page, eventId, ENDED);
-      await expectAccessible(visitor.page, 'event details, past, signed out');
-      await visitor.context.close();
-
-      const fan = await newVisitor(browsers.audience, {
-        baseURL: seeded.baseURL,
-        signedInAs: await registerByApi(seededApi, 'user', person('Pia', 'Late')),
-      });
-      await expectEventPageNotForSale(fan.page, eventId, ENDED);
-      await expectCheckoutNotForSale(fan.page, eventId, ENDED);
-      await expectAccessible(fan.page, 'checkout, past');
-      await fan.context.close();
-    });
   });
 });
 

@@ -9,6 +9,7 @@ import { launchBrowser } from './support/chromium';
 import { authorized, buyTickets, eventWithSales, registerByApi, ticketHolder } from './support/factories';
 import { eventCard, person, register } from './support/fixtures';
 import { keepSession } from './support/live-pages';
+import { expectCheckoutNotForSale } from './support/not-for-sale';
 import { startBuiltServer, type RunningServer } from './support/server';
 
 let browser: Browser;
@@ -174,6 +175,9 @@ describe('a past event', () => {
     expect(await page.getByRole('group', { name: 'Add to calendar' }).count()).toBe(0);
     await expectAccessible(page, 'event details, past event');
     expect(await page.getByRole('button', { name: 'Purchase Ticket' }).count()).toBe(0);
+    // Its checkout, opened directly, says the same and has no form to fill.
+    await expectCheckoutNotForSale(page, eventId, 'This event has ended.');
+    await expectAccessible(page, 'checkout, past event');
 
     // Nor does the server sell it to someone who goes around the page.
     const bought = await context.request.post('/api/orders', {
