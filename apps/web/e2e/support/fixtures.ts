@@ -1,4 +1,5 @@
 import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
 import { uniqueEmail } from './browser';
 
 export const PASSWORD = 'correct-horse-42';
@@ -32,8 +33,14 @@ export async function register(page: Page, who: Person): Promise<void> {
   await page.getByRole('button', { name: 'Create', exact: true }).click();
 }
 
+/** The toast is shown, below the site's header: never over the account menu it may be about. */
 export async function expectToast(page: Page, text: string): Promise<void> {
-  await page.getByRole('alert').filter({ hasText: text }).first().waitFor();
+  const toast = page.getByRole('alert').filter({ hasText: text }).first();
+  await toast.waitFor();
+  const header = page.locator('header').first();
+  const [toastBox, headerBox] = await Promise.all([toast.boundingBox(), header.boundingBox()]);
+  if (!toastBox || !headerBox) return;
+  expect(toastBox.y, `"${text}" below the header`).toBeGreaterThanOrEqual(headerBox.y + headerBox.height);
 }
 
 export async function pathOf(page: Page): Promise<string> {
