@@ -10,6 +10,7 @@ import {
   stubApi,
   type Handler,
 } from '../../../test/api-stub';
+import { openSocketAhead } from '../../../lib/socket';
 import { renderApp } from '../../../test/render-app';
 import { createdSockets } from '../testing/fake-socket';
 
@@ -179,6 +180,27 @@ describe('event stream page', () => {
     expect(configCalls).toHaveLength(2);
     // For this show: TURN credentials are given only for a show the account may relay now.
     expect(configCalls.map(({ query }) => query.get('eventId'))).toEqual(['4', '4']);
+  });
+
+  it('takes the socket opened ahead for its token, and opens its own when the token differs', async () => {
+    stubStreamApi(ada);
+    openSocketAhead('stored-token');
+    const ahead = latestSocket();
+    ahead.connected = true;
+    const { unmount } = renderApp('/events/4/stream');
+    await screen.findByRole('region', { name: 'Stream' });
+    // Already connected: the page joins on it at once, without a second handshake.
+    await waitFor(() => expect(ahead.payloadsOf('joinStream')).toEqual([{ eventId: 4, userId: ada.id }]));
+    expect(createdSockets).toEqual([ahead]);
+    unmount();
+
+    openSocketAhead('an-older-token');
+    const stale = latestSocket();
+    renderApp('/events/4/stream');
+    await screen.findByRole('region', { name: 'Stream' });
+    expect(createdSockets).toHaveLength(3);
+    expect(stale.active).toBe(false);
+    expect(latestSocket().options).toMatchObject({ auth: { token: 'Bearer stored-token' } });
   });
 
   it('shows a page of its own when the event cannot be loaded', async () => {
