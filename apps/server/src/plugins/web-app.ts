@@ -60,10 +60,14 @@ export async function setupWebApp(
     });
   }
 
-  const streamModules = hasWebApp ? await streamModulesIn(webDistDir) : [];
+  // The built pages, read once: a deployment's dist/ does not change under a running server.
+  const index = hasWebApp ? await readFile(path.join(webDistDir, 'index.html'), 'utf8') : '';
+  const pages = {
+    index,
+    stream: withModulePreloads(index, hasWebApp ? await streamModulesIn(webDistDir) : []),
+  };
   app.setNotFoundHandler((request, reply) => {
-    if (hasWebApp && isPageRequest(request))
-      return sendPage(request, reply, webDistDir, previewOf, streamModules);
+    if (hasWebApp && isPageRequest(request)) return sendPage(request, reply, pages, previewOf);
     const route = request.url.split('?')[0];
     throw new AppError('NOT_FOUND', `Route ${request.method} ${route} not found`);
   });
@@ -77,22 +81,22 @@ export async function setupWebApp(
 async function sendPage(
   request: FastifyRequest,
   reply: FastifyReply,
-  webDistDir: string,
+  pages: { index: string; stream: string },
   previewOf: PreviewOf,
-  streamModules: string[],
 ) {
   const url = pathOf(request);
   const preview = await previewOf(request.server.deps, url, siteOrigin(request)).catch((error: unknown) => {
     request.log.error({ err: error }, 'page preview failed');
     return null;
   });
-  const modules = STREAM_PAGE.test(url) ? streamModules : [];
-  if (!preview && modules.length === 0) return reply.sendFile('index.html');
-  const html = await readFile(path.join(webDistDir, 'index.html'), 'utf8');
+  const isStream = STREAM_PAGE.test(url);
+  // The plain page as a file: served precompressed, as every other asset.
+  if (!preview && !isStream) return reply.sendFile('index.html');
+  const html = isStream ? pages.stream : pages.index;
   return reply
     .type('text/html; charset=utf-8')
     .header('cache-control', REVALIDATE)
-    .send(withModulePreloads(preview ? withPreview(html, preview) : html, modules));
+    .send(preview ? withPreview(html, preview) : html);
 }
 
 const pathOf = (request: FastifyRequest) => request.url.split('?')[0] ?? '';

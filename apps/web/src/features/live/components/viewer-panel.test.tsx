@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { LiveConnection } from '../../../lib/socket';
+import { formatLongDateTime } from '../../../lib/format';
 import { anEvent } from '../../../test/api-stub';
 import { holdClock } from '../../../test/waits';
 import { FakeMediaStream, FakePeerConnection } from '../testing/fake-media';
@@ -172,15 +173,7 @@ describe('viewer panel', () => {
 
     expect(screen.getByText('Waiting for stream to start')).toHaveAttribute('role', 'status');
     expect(container.querySelector('img')).toHaveAttribute('src', '/api/events/image/poster.png');
-    const startsAt = new Intl.DateTimeFormat('en-US', {
-      month: 'long',
-      day: 'numeric',
-      year: 'numeric',
-      hour: 'numeric',
-      minute: '2-digit',
-      timeZoneName: 'short',
-      timeZone: 'UTC',
-    }).format(new Date(event.date));
+    const startsAt = formatLongDateTime(event.date, 'UTC');
     expect(screen.getByText(`Starts ${startsAt}`)).toBeInTheDocument();
     expect(screen.queryByRole('status', { name: 'Viewers' })).not.toBeInTheDocument();
     const timer = screen.getByRole('timer', { name: 'Time until the show' });
