@@ -12,7 +12,7 @@ import { CHAT_MESSAGE_LIMIT, HANDSHAKE_LIMIT, MAX_MESSAGE_BYTES } from './limits
 import { MemoryPresence, RedisPresence } from './presence';
 import type { RedisConnection } from '../redis';
 import { RedisStreamRegistry } from './redis-stream-registry';
-import { janusMedia } from './janus/janus-media';
+import { janusMedia, type JanusRecording } from './janus/janus-media';
 import { peerToPeerMedia } from './peer-to-peer';
 import { registerSignalling } from './signalling';
 import { endStream, forgetCrashedInstance, registerStreamHandlers } from './stream';
@@ -30,6 +30,8 @@ import { TaskTracker } from '../tasks';
 export async function setupLiveGateway(
   app: FastifyInstance,
   redis: RedisConnection | null,
+  // Where Janus records public shows, and who hears of each recording; null: nothing is recorded.
+  recording: JanusRecording | null = null,
 ): Promise<LiveHandle> {
   const { config, log } = app.deps;
 
@@ -58,7 +60,7 @@ export async function setupLiveGateway(
       : new MemoryPresence(),
     graceTimers: new Map(),
   };
-  const media = config.janus ? await janusMedia(parts, config.janus) : peerToPeerMedia(parts);
+  const media = config.janus ? await janusMedia(parts, config.janus, recording) : peerToPeerMedia(parts);
   const live: Live = { ...parts, media };
 
   io.use(authenticateHandshake(live));

@@ -85,6 +85,8 @@ declare module 'janode/plugins/videoroom' {
       video: boolean;
       jsep: Jsep;
     }): Promise<{ feed: number; jsep?: Jsep }>;
+    /** A publisher's settings; `record` with `filename` starts (or stops) Janus's .mjr recording of it. */
+    configure(params: { record?: boolean; filename?: string }): Promise<unknown>;
     joinSubscriber(params: {
       room: number;
       streams: { feed: number }[];

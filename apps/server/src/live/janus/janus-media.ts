@@ -1,4 +1,5 @@
 import { randomInt } from 'node:crypto';
+import path from 'node:path';
 import { SFU_PEER_ID, type IceCandidate, type SessionDescription } from '@stagedoor/shared/live';
 import Janode, { type Jsep } from 'janode';
 import VideoRoom, { type VideoRoomHandle } from 'janode/plugins/videoroom';
@@ -20,8 +21,30 @@ const PUBLISHER_BITRATE = 3_000_000;
 const newJanusId = () => randomInt(1, 2 ** 48);
 
 type Held = { handle: VideoRoomHandle; eventId: number };
+/**
+ * A broadcaster's publication: `up` once its media flows (Janus takes subscribers, and records, from
+ * then), `recordingKey` once Janus was asked to record it.
+ */
+type Publication = Held & { feed: number; up: boolean; recordingKey: string | null };
 /** A viewer's subscription, and the one it replaces until the viewer has answered the new one. */
 type Subscription = Held & { previous?: VideoRoomHandle };
+
+/**
+ * Where Janus records what fans see (replays), and who hears of each recording. Janus writes the files
+ * itself, so `dir` is a folder on Janus's machine (the server's too, to convert them): absolute, and
+ * short, since Janus cuts a recording's path at 255 characters without a word.
+ */
+export interface JanusRecording {
+  dir: string;
+  /**
+   * Janus records a publication under `${dir}/${eventId}/${key}` (a key per publication: a reloaded
+   * studio publishes again), one file per track: `${key}-video-0.mjr` (the main picture, decision 0015),
+   * `${key}-video-1.mjr` (the overlay), `${key}-audio-2.mjr`, each `.mjr.tmp` until Janus closes it.
+   */
+  started(eventId: number, key: string, startedAt: Date): Promise<void>;
+}
+/** Leaves room for `/${eventId}/${key}-video-0` within the 255 characters Janus keeps of a name. */
+const MAX_RECORDING_DIR_LENGTH = 180;
 
 /**
  * Shows through a Janus VideoRoom (decision 0017). The server is Janus's only client: browsers keep
@@ -30,13 +53,24 @@ type Subscription = Held & { previous?: VideoRoomHandle };
  * and sends it Janus's offer; answers and candidates go to the handle of the socket that sent them.
  * The room id and the publication live in the registry, so with REDIS_URL a viewer on instance B
  * watches a show published through instance A, and B hears of a new publication through Redis.
+ * With `recording`, Janus records every publication fans see (`record`), for replays.
  */
-export async function janusMedia(live: Omit<Live, 'media'>, config: JanusConfig): Promise<LiveMedia> {
+export async function janusMedia(
+  live: Omit<Live, 'media'>,
+  config: JanusConfig,
+  recording: JanusRecording | null,
+): Promise<LiveMedia> {
   const { io, registry, deps } = live;
   const { log } = deps;
+  if (recording && (!path.isAbsolute(recording.dir) || recording.dir.length > MAX_RECORDING_DIR_LENGTH)) {
+    // Janus resolves a relative path from its own working folder, and truncates a long one.
+    throw new Error(
+      `The recordings folder must be an absolute path of at most ${MAX_RECORDING_DIR_LENGTH} characters: ${recording.dir}`,
+    );
+  }
   const janus = await JanusClient.connect(config, log);
   const adminKey = config.adminKey ?? undefined;
-  const publishers = new Map<string, Held & { feed: number }>();
+  const publishers = new Map<string, Publication>();
   const subscribers = new Map<string, Subscription>();
   let adminHandle: Promise<VideoRoomHandle> | null = null;
 
@@ -198,7 +232,7 @@ export async function janusMedia(live: Omit<Live, 'media'>, config: JanusConfig)
       return joinAndPublish(room, offer);
     });
     const { handle, feed, answer } = publication;
-    publishers.set(socket.id, { handle, eventId, feed });
+    publishers.set(socket.id, { handle, eventId, feed, up: false, recordingKey: null });
     watch(publishers, socket.id, handle);
     // Janus takes subscribers for a feed once its media is up, not before.
     handle.once(Janode.EVENT.HANDLE_WEBRTCUP, () =>
@@ -209,10 +243,42 @@ export async function janusMedia(live: Omit<Live, 'media'>, config: JanusConfig)
 
   const published = async (broadcasterId: string, eventId: number, room: number, feed: number) => {
     // Stopped, or taken over, since: this publication is nobody's.
-    if (publishers.get(broadcasterId)?.feed !== feed) return;
+    const publication = publishers.get(broadcasterId);
+    if (publication?.feed !== feed) return;
     if ((await registry.broadcasterOf(eventId)) !== broadcasterId) return release(publishers, broadcasterId);
+    // Up before asking whether fans see it: a rehearsal opening meanwhile finds it up (see `started`).
+    publication.up = true;
+    live.tasks.track(record(broadcasterId));
     await keep(eventId, { room, feed });
     await announce(eventId);
+  };
+
+  /**
+   * Has Janus record the publication if fans see the show (a rehearsal is never recorded), once: at
+   * its publication, or when the rehearsal it was published for opens to fans. Janus closes the files
+   * when the publication ends (unpublished, kicked by a takeover, its handle detached, its room gone).
+   * A failure is logged: the show goes on unrecorded.
+   */
+  const record = async (broadcasterId: string): Promise<void> => {
+    const publication = publishers.get(broadcasterId);
+    if (!recording || !publication?.up || publication.recordingKey !== null) return;
+    const { eventId, feed, handle } = publication;
+    if (!(await registry.isPublic(eventId))) return;
+    // Asked meanwhile by the other path (publication and opening at once), or ended since.
+    if (publishers.get(broadcasterId) !== publication || publication.recordingKey !== null) return;
+    const key = `${Date.now()}-${feed}`;
+    publication.recordingKey = key;
+    const startedAt = new Date();
+    try {
+      // Janus creates the folders; it starts each track's file at the next packet and asks for a keyframe.
+      await handle.configure({ record: true, filename: path.join(recording.dir, String(eventId), key) });
+    } catch (error) {
+      log.warn({ err: error, eventId, key }, 'janus: recording not started');
+      return;
+    }
+    await recording
+      .started(eventId, key, startedAt)
+      .catch((error: unknown) => log.error({ err: error, eventId, key }, 'janus: recording not recorded'));
   };
 
   const trickle = (handle: VideoRoomHandle, candidate: IceCandidate) =>
@@ -266,9 +332,11 @@ export async function janusMedia(live: Omit<Live, 'media'>, config: JanusConfig)
   }
 
   return {
-    async started(_socket, eventId) {
+    async started(socket, eventId) {
       // A takeover keeps the room of the stream it takes over.
       if (!(await roomOf(eventId))) await createRoom(eventId);
+      // A rehearsal opening to fans keeps its publication: it is recorded from now.
+      live.tasks.track(record(socket.id));
     },
 
     async viewerJoined(socket, eventId) {
