@@ -142,6 +142,8 @@ async function mjrHeader(file: string): Promise<{ codec: string; firstPacketUs: 
   try {
     const start = Buffer.alloc(MJR_MAGIC.length + 2);
     const { bytesRead } = await handle.read(start, 0, start.length, 0);
+    // Empty: Janus stopped (crashed) before flushing even the magic of a track that had no packet yet.
+    if (bytesRead === 0) return null;
     if (start.toString('latin1', 0, MJR_MAGIC.length) !== MJR_MAGIC)
       throw new Error(`${file} is not a Janus recording (${MJR_MAGIC})`);
     if (bytesRead < start.length) return null;
