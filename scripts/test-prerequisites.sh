@@ -44,6 +44,10 @@ check() {
   # Live journeys: Janus and coturn in a network namespace of their own (scripts/in-netns.sh).
   need_file janus "${JANUS_BIN:-/usr/bin/janus}" JANUS_BIN
   need_file coturn "${TURNSERVER_BIN:-/usr/bin/turnserver}" TURNSERVER_BIN
+  # Replays: Janus's recordings converted (janus-pp-rec), and recordings joined and measured (ffmpeg).
+  need_command janus-tools janus-pp-rec
+  need_command ffmpeg ffmpeg
+  need_command ffmpeg ffprobe
   need_command iproute2 ip
   need_command util-linux unshare
   # As root, PostgreSQL runs as its own user (initdb refuses root).

@@ -15,7 +15,7 @@ run() {
   shift 2
   rm -rf "$bin" "$tmp/apt-get.log"
   mkdir "$bin"
-  for tool in bash openssl unshare make g++ python3; do
+  for tool in bash openssl unshare make g++ python3 janus-pp-rec ffmpeg ffprobe; do
     [ "$tool" = "$left_out" ] || ln -s "$(command -v "$tool")" "$bin/$tool"
   done
   printf '#!/bin/sh\necho %s\n' "$uid" >"$bin/id"

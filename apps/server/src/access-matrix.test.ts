@@ -1,10 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { readdir, readFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AuthResponse, SessionUser } from '@stagedoor/shared/accounts';
 import type { Event } from '@stagedoor/shared/events';
 import type { ClientToServerEvents, LiveErrorCode } from '@stagedoor/shared/live';
+import type { Replay } from '@stagedoor/shared/replays';
 import type { InjectOptions } from 'fastify';
 import type { Socket } from 'socket.io-client';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -27,7 +28,8 @@ import { pngWithMetadata } from '../test/images';
 import { ack, listen, LiveClients, settle, type LiveClient } from '../test/live-clients';
 import { routesOf } from '../test/routes';
 import { createTestApp } from '../test/test-app';
-import { passwordResets } from './db/schema';
+import { passwordResets, replays } from './db/schema';
+import { eventFolder, replayFile } from './modules/replays/replay-files';
 import { insertChatMessage } from './live/chat.repo';
 import { remindersOffSignature } from './modules/mail/worker';
 import { issueWatchLink } from './modules/orders/watch-links';
@@ -151,6 +153,11 @@ const MATRIX = {
   'GET /api/events/:id/calendar.ics':                      [200,      200, 200,          200,          200],
   'POST /api/events/:id/cancel':                           [401,      403, 403,          403,          200],
   'GET /api/events/:id/live':                              [200,      200, 200,          200,          200],
+  'POST /api/events/:id/recording':                        [401,      403, 403,          403,          200], // the studio's chunks
+  'GET /api/events/:id/replay':                            [401,      403, 200,          403,          200],
+  'GET /api/events/:id/replay/file':                       [200,      200, 200,          200,          200], // the signed address is the key
+  'DELETE /api/events/:id/replay':                         [401,      403, 403,          403,          204],
+  'GET /api/events/:id/chat':                              [401,      403, 200,          403,          200],
   'GET /api/earnings':                                     [401,      403, 403,          200,          200],
   'GET /api/earnings.csv':                                 [401,      403, 403,          200,          200],
   'GET /api/payouts':                                      [401,      403, 403,          200,          200],
@@ -260,6 +267,44 @@ async function freshEventWithSale(): Promise<Event> {
   return sold;
 }
 
+/** Another event of the owner, live and recorded (made once: creators make few events an hour). */
+let onAir: Promise<Event> | null = null;
+const showOnAir = () =>
+  (onAir ??= (async () => {
+    const show = await freshEvent();
+    const studio = await clients.connect(owner);
+    expect(await ack(studio, 'startStream', { eventId: show.id })).toMatchObject({ success: true });
+    return show;
+  })());
+
+/**
+ * The signed address of the event's replay, ready (a stored row and a file, as processing leaves them),
+ * as the owner is given it.
+ */
+async function replayUrl(replayed: Event): Promise<string> {
+  await app.deps.db
+    .insert(replays)
+    .values({
+      eventId: replayed.id,
+      status: 'ready',
+      openedAt: new Date(),
+      file: 'replay-matrix.webm',
+      durationMs: 1000,
+      sizeBytes: 4,
+    })
+    .onConflictDoNothing();
+  await mkdir(eventFolder(app.deps.config, replayed.id), { recursive: true });
+  await writeFile(replayFile(app.deps.config, replayed.id, 'replay-matrix.webm'), 'webm');
+  const answer = await api(app, {
+    method: 'GET',
+    url: `/api/events/${replayed.id}/replay`,
+    headers: authHeader(owner.token),
+  });
+  const { url } = answer.json<Replay>();
+  if (!url) throw new Error(`no replay address: ${answer.body}`);
+  return url;
+}
+
 /** How each route is called with valid input. */
 const HTTP: Record<HttpRow, (cell: Cell) => Call | Promise<Call>> = {
   'GET /metrics': () => get('/metrics'),
@@ -330,6 +375,21 @@ const HTTP: Record<HttpRow, (cell: Cell) => Call | Promise<Call>> = {
   'POST /api/events/:id/cancel': async () =>
     send('POST', `/api/events/${(await freshEventWithSale()).id}/cancel`),
   'GET /api/events/:id/live': () => get(`/api/events/${event.id}/live`),
+  // The owner's show on air, recorded: each cell sends the first chunk of a recording of its own.
+  'POST /api/events/:id/recording': async ({ caller }) => ({
+    method: 'POST',
+    url: `/api/events/${(await showOnAir()).id}/recording?segment=matrix-${caller.replace(' ', '-')}&index=0&elapsedMs=0`,
+    payload: Buffer.from('a chunk of webm'),
+    headers: { 'content-type': 'video/webm' },
+  }),
+  'GET /api/events/:id/replay': () => get(`/api/events/${event.id}/replay`),
+  'GET /api/events/:id/replay/file': async () => get(await replayUrl(event)),
+  // Made again for each cell: the owner's deletes it.
+  'DELETE /api/events/:id/replay': async () => {
+    await replayUrl(event);
+    return send('DELETE', `/api/events/${event.id}/replay`);
+  },
+  'GET /api/events/:id/chat': () => get(`/api/events/${event.id}/chat`),
   'GET /api/earnings': () => get('/api/earnings'),
   'GET /api/earnings.csv': () => get('/api/earnings.csv'),
   'GET /api/payouts': () => get('/api/payouts'),

@@ -46,6 +46,11 @@ import { setupRateLimit } from './plugins/rate-limit';
 import { setupSecurity } from './plugins/security';
 import { setupWebApp } from './plugins/web-app';
 import { runEvery } from './repeating';
+import { janusRecordingToWebm } from './modules/replays/janus-recording';
+import { processDueReplay } from './modules/replays/processing';
+import { claimDueReplay, replayDiskBytes, type ClaimReplay } from './modules/replays/replays.repo';
+import { replayRoutes } from './modules/replays/replays.routes';
+import { isRecording, janusRecordingStarted } from './modules/replays/replays.service';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -75,6 +80,8 @@ export interface TestSeams {
   placeOrder?: PlaceOrder;
   /** The gift race test's control swaps in a read-then-write gift, to show ten at once give one order twice. */
   giveOrder?: GiveOrder;
+  /** The replay race test's control swaps in a claim without a lock, to show two instances then process one show twice. */
+  claimReplay?: ClaimReplay;
   /** Where the log goes instead of stdout: the test that no log line holds a secret reads it. */
   logStream?: DestinationStream;
 }
@@ -126,6 +133,7 @@ export async function buildApp(config: Config, seams: TestSeams = {}): Promise<A
       log: app.log,
       placeOrder: seams.placeOrder ?? placeOrder,
       giveOrder: seams.giveOrder ?? giveOrder,
+      claimReplay: seams.claimReplay ?? claimDueReplay,
       payments: config.stripe ? createStripePayments(config.stripe, await deploymentName(database.db)) : null,
       sendMail: createMailTransport(config, app.log),
     });
@@ -164,6 +172,7 @@ export async function buildApp(config: Config, seams: TestSeams = {}): Promise<A
       activeHolds: () => countPendingOrders(app.deps.db),
       mailQueueDepth: () => queuedMailCount(app.deps.db),
       moneyCounts: moneyCounts(app.deps),
+      replayDiskBytes: () => replayDiskBytes(app.deps.db),
     });
 
     await app.register(
@@ -176,6 +185,8 @@ export async function buildApp(config: Config, seams: TestSeams = {}): Promise<A
         await api.register(orderRoutes);
         await api.register(creatorRoutes);
         await api.register(liveRoutes);
+        // The live gateway is set up after the routes: they reach it at request time.
+        await api.register(replayRoutes, { isLive: (eventId) => app.live.isLive(eventId) });
         await api.register(moneyRoutes);
         await api.register(stripeWebhookRoutes);
         await api.register(mailRoutes, {
@@ -188,10 +199,24 @@ export async function buildApp(config: Config, seams: TestSeams = {}): Promise<A
     );
     await setupWebApp(app, config.webDistDir, previewOf);
     // Routes reach it at request time (a cancelled event's show ends), once it is up.
-    app.decorate('live', await setupLiveGateway(app, redis));
+    app.decorate(
+      'live',
+      await setupLiveGateway(app, redis, {
+        // Janus writes each show's recording beside the rest of its replay's files (replay-files.ts).
+        dir: config.replaysDir,
+        wanted: (eventId) => isRecording(app.deps, eventId),
+        started: (eventId, key, startedAt) => janusRecordingStarted(app.deps, eventId, key, startedAt),
+      }),
+    );
     runEvery(app, 'settlement', config.settlementIntervalMs, (now) => runSettlement(app.deps, now));
     if (database.checkpoint) runEvery(app, 'checkpoint', EMBEDDED_CHECKPOINT_MS, database.checkpoint);
     runEvery(app, 'mail', config.mailIntervalMs, (now) => runMail(app.deps, now));
+    // Closing the app kills a replay's tools mid-way; its lease runs out and another try starts over.
+    const closing = new AbortController();
+    app.addHook('onClose', () => closing.abort());
+    runEvery(app, 'replays', config.replayIntervalMs, (now) =>
+      processDueReplay(app.deps, { janusToWebm: janusRecordingToWebm, signal: closing.signal }, now),
+    );
 
     await app.ready();
   } catch (error) {

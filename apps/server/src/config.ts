@@ -179,6 +179,15 @@ const ZEnv = z
           .max(MAX_TIMER_MS, `must be at most ${MAX_TIMER_MS} ms`),
       )
       .default(2000),
+    // How often each instance looks for a show's recording to process into its replay (one at a time).
+    REPLAY_INTERVAL_MS: wholeNumber('must be a whole number of milliseconds')
+      .pipe(
+        z
+          .number()
+          .min(100, 'must be at least 100 ms')
+          .max(MAX_TIMER_MS, `must be at most ${MAX_TIMER_MS} ms`),
+      )
+      .default(5000),
     // How long a public catalogue answer is served from memory (DESIGN "Fast"): the most ticketsLeft lags
     // a purchase. Edits, cancellations and deletions clear it at once, on every instance.
     CATALOGUE_CACHE_MS: wholeNumber('must be a whole number of milliseconds')
@@ -296,6 +305,9 @@ export interface Config {
   smtpUrl: string | null;
   mailFrom: string;
   mailIntervalMs: number;
+  /** Recordings and replays: DATA_DIR/replays. */
+  replaysDir: string;
+  replayIntervalMs: number;
   catalogueCacheMs: number;
   /** A request not received whole by then is answered 408 and its connection closed. */
   requestTimeoutMs: number;
@@ -374,6 +386,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     smtpUrl: vars.SMTP_URL ?? null,
     mailFrom: vars.MAIL_FROM,
     mailIntervalMs: vars.MAIL_INTERVAL_MS,
+    replaysDir: path.join(dataDir, 'replays'),
+    replayIntervalMs: vars.REPLAY_INTERVAL_MS,
     catalogueCacheMs: vars.CATALOGUE_CACHE_MS,
     requestTimeoutMs: vars.REQUEST_TIMEOUT_MS,
     streamGraceMs: vars.STREAM_GRACE_MS,

@@ -6,6 +6,7 @@ import type { SendMail } from './modules/mail/transport';
 import type { CardPayments } from './modules/payments/payments';
 import type { PlaceOrder } from './modules/orders/order-lifecycle';
 import type { GiveOrder } from './modules/orders/orders.repo';
+import type { ClaimReplay } from './modules/replays/replays.repo';
 
 /** What services need from the running server; routes pass `app.deps`. */
 export interface Deps {
@@ -17,6 +18,8 @@ export interface Deps {
   placeOrder: PlaceOrder;
   /** orders.repo.ts giveOrder, unless a test replaced it through TestSeams (app.ts). */
   giveOrder: GiveOrder;
+  /** replays.repo.ts claimDueReplay, unless a test replaced it through TestSeams (app.ts). */
+  claimReplay: ClaimReplay;
   /** The card payment provider; null with PAYMENT_PROVIDER=none (orders complete at once). */
   payments: CardPayments | null;
   /** SMTP (SMTP_URL) or .eml files in DATA_DIR/outbox. */

@@ -10,8 +10,8 @@ import { AppError } from './errors';
 
 const NOT_YOUR_EVENT_MESSAGE = 'You can only manage your own events';
 export const NEED_A_TICKET_MESSAGE = 'You need a ticket for this event';
-export const SHOW_CANCELLED_REFUNDED_MESSAGE = 'This show was cancelled and your ticket refunded';
-export const TICKET_REFUNDED_MESSAGE = 'Your ticket for this show was refunded';
+const SHOW_CANCELLED_REFUNDED_MESSAGE = 'This show was cancelled and your ticket refunded';
+const TICKET_REFUNDED_MESSAGE = 'Your ticket for this show was refunded';
 
 type Someone = Pick<AccountRow, 'id'>;
 type Owned = Pick<EventRow, 'creatorId'>;
@@ -37,4 +37,20 @@ export async function seatsOf(
   ticketsHeld: () => Promise<number>,
 ): Promise<number> {
   return isCreatorOf(account, event) ? Number.POSITIVE_INFINITY : ticketsHeld();
+}
+
+/**
+ * Why an account with no seat in the event may not watch its show, live or replayed: a fan whose
+ * ticket was refunded is told so (and that the show was cancelled, if it was), not asked to buy one.
+ */
+export function noSeatReason(
+  event: Pick<EventRow, 'cancelledAt'>,
+  refunded: boolean,
+): { code: 'TICKET_REFUNDED' | 'TICKET_REQUIRED'; message: string } {
+  if (!refunded) return { code: 'TICKET_REQUIRED', message: NEED_A_TICKET_MESSAGE };
+  const cancelled = event.cancelledAt !== null;
+  return {
+    code: 'TICKET_REFUNDED',
+    message: cancelled ? SHOW_CANCELLED_REFUNDED_MESSAGE : TICKET_REFUNDED_MESSAGE,
+  };
 }

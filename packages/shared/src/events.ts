@@ -102,6 +102,8 @@ const ZEventDate = z.iso.datetime({
     issue.input === undefined ? 'Event date is required' : 'Event date must be a valid date and time',
 });
 const ZIsActive = z.union([z.boolean(), z.stringbool()], { error: 'Active must be true or false' });
+/** Its public shows are recorded and offered to its ticket holders afterwards; absent on creation: true. */
+const ZReplayEnabled = z.union([z.boolean(), z.stringbool()], { error: 'Replay must be true or false' });
 
 /** POST /events (JSON or multipart; the image travels as the multipart file field `image`). */
 export const ZCreateEventRequest = z.object({
@@ -113,6 +115,7 @@ export const ZCreateEventRequest = z.object({
   maxPerBuyer: ZMaxPerBuyer.optional(),
   date: ZEventDate.refine((date) => Date.parse(date) > Date.now(), EVENT_DATE_IN_PAST_MESSAGE),
   isActive: ZIsActive.default(true),
+  replayEnabled: ZReplayEnabled.default(true),
 });
 export type CreateEventRequest = z.infer<typeof ZCreateEventRequest>;
 
@@ -130,6 +133,7 @@ export const ZUpdateEventRequest = z.object({
   maxPerBuyer: ZMaxPerBuyer.optional(),
   date: ZEventDate.optional(),
   isActive: ZIsActive.default(true),
+  replayEnabled: ZReplayEnabled.optional(),
 });
 export type UpdateEventRequest = z.infer<typeof ZUpdateEventRequest>;
 
@@ -220,6 +224,8 @@ export const ZEvent = z.object({
   isActive: z.boolean(),
   /** ISO 8601, UTC: when the creator cancelled the event (every buyer refunded); null otherwise. */
   cancelledAt: z.string().nullable(),
+  /** Its public shows are recorded, and its ticket holders may watch them again afterwards. */
+  replayEnabled: z.boolean(),
   creatorId: z.number().int(),
   creator: ZEventCreator,
 });

@@ -12,3 +12,4 @@ export * from '../modules/mail/mail.tables';
 export * from '../modules/money/money.tables';
 export * from '../modules/orders/orders.tables';
 export * from './deployment.tables';
+export * from '../modules/replays/replays.tables';

@@ -285,6 +285,7 @@ async function seedEvent(deps: Deps, accounts: Map<string, AccountRow>, demo: De
       maxTickets: demo.maxTickets,
       date: new Date(day.getTime() + demo.inDays * DAY_MS).toISOString(),
       isActive: demo.isActive ?? true,
+      replayEnabled: true,
     },
     { field: 'image', data: poster, kind: EVENT_IMAGE_MESSAGES },
   );

@@ -3,13 +3,7 @@ import type { EventRow } from '../modules/events/events.tables';
 import type { Deps } from '../deps';
 import { EVENT_NOT_FOUND_MESSAGE, findEvent } from '../modules/events/events.service';
 import { hadRefund, summarizeOrders } from '../modules/orders/orders.service';
-import {
-  isCreatorOf,
-  NEED_A_TICKET_MESSAGE,
-  seatsOf,
-  SHOW_CANCELLED_REFUNDED_MESSAGE,
-  TICKET_REFUNDED_MESSAGE,
-} from '../policy';
+import { isCreatorOf, noSeatReason, seatsOf } from '../policy';
 import type { LiveAccount } from './context';
 import { LiveError } from './handlers';
 
@@ -26,11 +20,7 @@ async function existingEvent(deps: AccessDeps, eventId: number): Promise<EventRo
   return event;
 }
 
-/**
- * The event and the account's seats in it (seatsIn), if it has any; else a LiveError saying why not: a
- * fan whose ticket was refunded is told so (and that the show was cancelled, if it was), not asked to
- * buy one.
- */
+/** The event and the account's seats in it (seatsIn), if it has any; else a LiveError saying why not. */
 export async function watchableEvent(
   deps: AccessDeps,
   account: LiveAccount,
@@ -39,14 +29,8 @@ export async function watchableEvent(
   const event = await existingEvent(deps, eventId);
   const seats = await seatsIn(deps, account, event);
   if (seats > 0) return { event, seats };
-  if (await hadRefund(deps, account, event.id)) {
-    const cancelled = event.cancelledAt !== null;
-    throw new LiveError(
-      'TICKET_REFUNDED',
-      cancelled ? SHOW_CANCELLED_REFUNDED_MESSAGE : TICKET_REFUNDED_MESSAGE,
-    );
-  }
-  throw new LiveError('TICKET_REQUIRED', NEED_A_TICKET_MESSAGE);
+  const { code, message } = noSeatReason(event, await hadRefund(deps, account, event.id));
+  throw new LiveError(code, message);
 }
 
 /** The event, if the account created it; else a LiveError with `refusal` (which names the action). */

@@ -12,6 +12,22 @@ export interface ChatMessageWithAuthor {
   author: LiveAccount;
 }
 
+const selectWithAuthor = (db: Database) =>
+  db
+    .select({
+      message: chatMessages,
+      author: {
+        id: authors.id,
+        role: authors.role,
+        firstName: authors.firstName,
+        lastName: authors.lastName,
+        nickname: authors.nickname,
+        profileImage: authors.profileImage,
+      },
+    })
+    .from(chatMessages)
+    .innerJoin(authors, eq(authors.id, chatMessages.accountId));
+
 export async function insertChatMessage(
   db: Database,
   message: Pick<ChatMessageRow, 'eventId' | 'accountId' | 'content'>,
@@ -27,24 +43,32 @@ export async function recentChatMessages(
   eventId: number,
   limit: number,
 ): Promise<ChatMessageWithAuthor[]> {
-  const newestFirst = await db
-    .select({
-      message: chatMessages,
-      author: {
-        id: authors.id,
-        role: authors.role,
-        firstName: authors.firstName,
-        lastName: authors.lastName,
-        nickname: authors.nickname,
-        profileImage: authors.profileImage,
-      },
-    })
-    .from(chatMessages)
-    .innerJoin(authors, eq(authors.id, chatMessages.accountId))
+  const newestFirst = await selectWithAuthor(db)
     .where(and(eq(chatMessages.eventId, eventId), isNull(chatMessages.deletedAt)))
     .orderBy(desc(chatMessages.id))
     .limit(limit);
   return newestFirst.reverse();
+}
+
+/** Up to `limit` messages written in the event's chat from `from` to `to` and not deleted, in order. */
+export function chatMessagesBetween(
+  db: Database,
+  eventId: number,
+  from: Date,
+  to: Date,
+  limit: number,
+): Promise<ChatMessageWithAuthor[]> {
+  return selectWithAuthor(db)
+    .where(
+      and(
+        eq(chatMessages.eventId, eventId),
+        isNull(chatMessages.deletedAt),
+        gte(chatMessages.createdAt, from),
+        lte(chatMessages.createdAt, to),
+      ),
+    )
+    .orderBy(chatMessages.id)
+    .limit(limit);
 }
 
 /** The messages written in the event's chat from `from` to `to`, deleted ones too (they were written). */

@@ -7,6 +7,7 @@ import {
   ZMuteUserRequest,
   type ChatMessage,
 } from '@stagedoor/shared/live';
+import type { ReplayChatMessage } from '@stagedoor/shared/replays';
 import type { EventRow } from '../modules/events/events.tables';
 import { findAccount } from '../modules/accounts/accounts.service';
 import { chatMessagesSent } from '../plugins/metrics';
@@ -17,6 +18,7 @@ import {
   insertChatMessage,
   isMuted,
   muteAccount,
+  chatMessagesBetween,
   recentChatMessages,
   softDeleteChatMessage,
   type ChatMessageWithAuthor,
@@ -54,7 +56,7 @@ export function registerChatHandlers(live: Live, socket: LiveSocket, handlers: S
     'joinChat',
     handlers.acked(ZEventRequest, async ({ eventId }) => {
       const { event } = await watchableEvent(live.deps, account, eventId);
-      const host = await chatHostOf(live, account, event);
+      const host = await chatHostOf(live.deps, account, event);
       await socket.join(chatRoom(eventId));
       joinedChats.set(eventId, host);
       const history = await recentChatMessages(db, eventId, CHAT_HISTORY_LIMIT);
@@ -109,8 +111,8 @@ export function registerChatHandlers(live: Live, socket: LiveSocket, handlers: S
   );
 }
 
-async function chatHostOf(live: Live, account: LiveAccount, event: EventRow): Promise<ChatHost> {
-  const creator = isCreatorOf(account, event) ? account : await findAccount(live.deps, event.creatorId);
+async function chatHostOf(deps: Live['deps'], account: LiveAccount, event: EventRow): Promise<ChatHost> {
+  const creator = isCreatorOf(account, event) ? account : await findAccount(deps, event.creatorId);
   return {
     creatorId: event.creatorId,
     creatorNameKey: creator ? lookalikeKey(displayName(creator)) : null,
@@ -140,4 +142,26 @@ function toChatMessage({ message, author }: ChatMessageWithAuthor, host: ChatHos
     userAvatar: author.profileImage ? imageUrls.profile(author.role, author.profileImage) : null,
     isCreator,
   };
+}
+
+/** The most messages GET /events/{id}/chat answers: a long, busy show's whole chat. */
+const SHOW_CHAT_LIMIT = 10_000;
+
+/**
+ * GET /events/{id}/chat: the messages written while the show was on (from `from` to `to`), as the live
+ * chat showed them, each with its moment in the replay (`offsetOf`).
+ */
+export async function showChat(
+  deps: Live['deps'],
+  account: LiveAccount,
+  event: EventRow,
+  span: { from: Date; to: Date },
+  offsetOf: (at: Date) => number,
+): Promise<ReplayChatMessage[]> {
+  const host = await chatHostOf(deps, account, event);
+  const messages = await chatMessagesBetween(deps.db, event.id, span.from, span.to, SHOW_CHAT_LIMIT);
+  return messages.map((message) => ({
+    ...toChatMessage(message, host),
+    offsetS: offsetOf(message.message.createdAt),
+  }));
 }

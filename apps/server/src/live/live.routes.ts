@@ -1,9 +1,12 @@
 import { positiveId, ZEventIdParams } from '@stagedoor/shared/events';
 import { z } from 'zod';
 import { ZLiveConfig, ZLiveStatus, type MediaMode } from '@stagedoor/shared/live';
+import { ZReplayChat } from '@stagedoor/shared/replays';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { IceServer } from '../config';
-import { optionalAccount } from '../modules/accounts/sessions';
+import { optionalAccount, requireAuth, signedInAccount } from '../modules/accounts/sessions';
+import { replayableEvent, showTimeline } from '../modules/replays/replays.service';
+import { showChat } from './chat';
 import { mayRelay } from './access';
 import { turnServerFor } from './turn';
 
@@ -43,6 +46,19 @@ export const liveRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
       return { live: await app.live.isLive(request.params.id) };
+    },
+  );
+
+  // The replay's chat: what was said while the show was on, each message at its moment in the replay.
+  app.get(
+    '/events/:id/chat',
+    { preHandler: requireAuth(), schema: { params: ZEventIdParams, response: { 200: ZReplayChat } } },
+    async (request) => {
+      const account = signedInAccount(request);
+      const event = await replayableEvent(app.deps, account, request.params.id);
+      const timeline = await showTimeline(app.deps, event.id);
+      if (!timeline) return { messages: [] };
+      return { messages: await showChat(app.deps, account, event, timeline, timeline.offsetOf) };
     },
   );
 };

@@ -10,6 +10,7 @@ import {
 import { isCreatorOf } from '../policy';
 import { findEvent } from '../modules/events/events.service';
 import { queueLiveNow } from '../modules/orders/reminders';
+import { replayEnded, replayOpened } from '../modules/replays/replays.service';
 import { ownedEvent, watchableEvent } from './access';
 import { countChatMessages } from './chat.repo';
 import { streamRoom, type Live, type LiveSocket } from './context';
@@ -67,6 +68,9 @@ export function registerStreamHandlers(live: Live, socket: LiveSocket, handlers:
       const { previous, opened } = await live.registry.start(eventId, socket.id, audience);
       socket.data.stream = { eventId, role: 'broadcaster' };
       await socket.join(streamRoom(eventId));
+      // Recorded from its opening (a rehearsal never is), unless its creator turned replays off: known
+      // before the media starts, which records what fans see.
+      if (opened) await replayOpened(live.deps, eventId, new Date());
       try {
         await live.media.started(socket, eventId, previous !== null && previous !== socket.id);
       } catch (error) {
@@ -74,6 +78,7 @@ export function registerStreamHandlers(live: Live, socket: LiveSocket, handlers:
         if (previous === null) {
           await live.registry.stop(eventId, socket.id);
           socket.data.stream = null;
+          if (opened) await replayEnded(live.deps, eventId, new Date());
         }
         throw error;
       }
@@ -211,6 +216,7 @@ export async function endStream(
   if (stopped.show) {
     live.io.to(streamRoom(eventId)).emit('streamEnded', { reason });
     live.io.to(streamRoom(eventId)).emit('viewerCountUpdate', { viewerCount: 0 });
+    await replayEnded(live.deps, eventId, stopped.show.stoppedAt);
   }
   await live.media.ended(eventId, stopped.mediaState);
   return stopped.show;

@@ -39,11 +39,13 @@ interface DeploymentCounts {
   mailQueueDepth: () => Promise<number>;
   /** The money report's (modules/money/money-report.ts). */
   moneyCounts: () => Promise<{ differences: number; stuckRefunds: number; stuckPayouts: number }>;
+  /** What recordings and replays take on disk (modules/replays). */
+  replayDiskBytes: () => Promise<number>;
 }
 
 export async function setupMetrics(
   app: FastifyInstance,
-  { activeHolds, mailQueueDepth, moneyCounts }: DeploymentCounts,
+  { activeHolds, mailQueueDepth, moneyCounts, replayDiskBytes }: DeploymentCounts,
 ): Promise<void> {
   const token = app.deps.config.metricsToken;
   if (!token) {
@@ -113,6 +115,11 @@ export async function setupMetrics(
     'stagedoor_payouts_stuck',
     'Payouts due for more than three days: creators owed money (the whole deployment).',
     async () => (await moneyCounts()).stuckPayouts,
+  );
+  gauge(
+    'stagedoor_replay_disk_bytes',
+    'Bytes of recordings and replays under DATA_DIR/replays (the whole deployment).',
+    replayDiskBytes,
   );
   gauge(
     'stagedoor_mail_queue_depth',

@@ -58,6 +58,7 @@ const event = object({
   eventDate: string,
   isActive: boolean,
   cancelledAt: nullable(string),
+  replayEnabled: boolean,
   creatorId: int,
   creator: object({ nickname: string, firstName: string, lastName: string, timeZone: string }),
 });

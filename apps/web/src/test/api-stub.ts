@@ -146,6 +146,7 @@ export function anEvent(overrides: Partial<Event> = {}): Event {
     eventDate: date,
     isActive: true,
     cancelledAt: null,
+    replayEnabled: true,
     creatorId: 3,
     creator: { nickname: 'grace', firstName: 'Grace', lastName: 'Hopper', timeZone: 'UTC' },
     ...overrides,

@@ -36,6 +36,8 @@ type Subscription = Held & { previous?: VideoRoomHandle };
  */
 export interface JanusRecording {
   dir: string;
+  /** Whether the show is to be recorded (its creator may have turned replays off). */
+  wanted(eventId: number): Promise<boolean>;
   /**
    * Janus records a publication under `${dir}/${eventId}/${key}` (a key per publication: a reloaded
    * studio publishes again), one file per track: `${key}-video-0.mjr` (the main picture, decision 0015),
@@ -263,7 +265,7 @@ export async function janusMedia(
     const publication = publishers.get(broadcasterId);
     if (!recording || !publication?.up || publication.recordingKey !== null) return;
     const { eventId, feed, handle } = publication;
-    if (!(await registry.isPublic(eventId))) return;
+    if (!(await registry.isPublic(eventId)) || !(await recording.wanted(eventId))) return;
     // Asked meanwhile by the other path (publication and opening at once), or ended since.
     if (publishers.get(broadcasterId) !== publication || publication.recordingKey !== null) return;
     const key = `${Date.now()}-${feed}`;

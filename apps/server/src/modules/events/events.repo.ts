@@ -17,7 +17,15 @@ export interface EventWithCreator {
 }
 
 type EditableField =
-  'name' | 'description' | 'image' | 'priceCents' | 'maxTickets' | 'maxPerBuyer' | 'date' | 'isActive';
+  | 'name'
+  | 'description'
+  | 'image'
+  | 'priceCents'
+  | 'maxTickets'
+  | 'maxPerBuyer'
+  | 'date'
+  | 'isActive'
+  | 'replayEnabled';
 
 type NewEvent = Pick<EventRow, 'creatorId' | EditableField>;
 

@@ -139,6 +139,7 @@ export async function createEvent(
         maxPerBuyer: input.maxPerBuyer ?? null,
         date: new Date(input.date),
         isActive: input.isActive,
+        replayEnabled: input.replayEnabled,
       }),
       creator: account,
     });
@@ -190,6 +191,7 @@ function eventChanges(before: EventRow, input: UpdateEventRequest): EventChanges
     changes.maxTickets = input.maxTickets;
   }
   if (input.maxPerBuyer !== undefined) changes.maxPerBuyer = input.maxPerBuyer;
+  if (input.replayEnabled !== undefined) changes.replayEnabled = input.replayEnabled;
   // A lower maximum of tickets lowers a per-buyer limit above it, rather than refusing the change.
   const maxTickets = changes.maxTickets ?? before.maxTickets;
   if (input.maxPerBuyer !== undefined && input.maxPerBuyer > maxTickets) {

@@ -22,6 +22,8 @@ export const events = pgTable(
     sold: integer('sold').notNull().default(0),
     date: timestamp('date', { withTimezone: true }).notNull(),
     isActive: boolean('is_active').notNull().default(true),
+    // Its public shows are recorded and offered to its ticket holders afterwards (modules/replays).
+    replayEnabled: boolean('replay_enabled').notNull().default(true),
     // Set once by POST /events/{id}/cancel: every buyer refunded, never on sale or live again.
     cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

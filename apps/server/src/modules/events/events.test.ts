@@ -74,6 +74,7 @@ describe('POST /api/events', () => {
       eventDate: date,
       isActive: true,
       cancelledAt: null,
+      replayEnabled: true,
       creatorId: creator.user.id,
       creator: { nickname: creator.user.nickname, firstName: 'Maya', lastName: 'Rivers', timeZone: 'UTC' },
     });

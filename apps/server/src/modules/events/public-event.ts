@@ -18,6 +18,7 @@ export function toEvent({ event, creator }: EventWithCreator): Event {
     eventDate: date,
     isActive: event.isActive,
     cancelledAt: event.cancelledAt?.toISOString() ?? null,
+    replayEnabled: event.replayEnabled,
     creatorId: event.creatorId,
     creator: {
       nickname: creator.nickname,

@@ -1,9 +1,7 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, open, readdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { probeDurationS, runTool } from './media-tools';
 
-/** The tail of a failed tool's output that an error carries: enough to say why. */
-const OUTPUT_TAIL_CHARS = 2_000;
 /** Janus's own recording format: this magic, then a 2-byte length and a JSON header (written with the first packet). */
 const MJR_MAGIC = 'MJR00002';
 /**
@@ -60,7 +58,7 @@ export async function janusRecordingToWebm(
     const inputs: string[] = [];
     for (const track of kept) {
       const extracted = path.join(work, track.kind === 'video' ? 'video.webm' : 'audio.opus');
-      await run(
+      await runTool(
         'janus-pp-rec',
         [
           // Warnings and errors only, without colours: what an error message quotes.
@@ -70,14 +68,13 @@ export async function janusRecordingToWebm(
           track.file,
           extracted,
         ],
-        track.file,
-        signal,
+        { about: track.file, signal },
       );
       // janus-pp-rec starts each file at its first packet: the later track starts that much later.
       const offsetS = (track.firstPacketUs - start) / 1e6;
       inputs.push('-itsoffset', offsetS.toFixed(6), '-i', extracted);
     }
-    await run(
+    await runTool(
       'ffmpeg',
       [
         '-nostdin',
@@ -97,8 +94,7 @@ export async function janusRecordingToWebm(
         'webm',
         partial,
       ],
-      prefix,
-      signal,
+      { about: prefix, signal },
     );
     const durationS = await probeDurationS(partial, signal);
     await rename(partial, output);
@@ -156,43 +152,4 @@ async function mjrHeader(file: string): Promise<{ codec: string; firstPacketUs: 
   } finally {
     await handle.close();
   }
-}
-
-/** The duration ffprobe reads from the file's container, in seconds. */
-async function probeDurationS(file: string, signal?: AbortSignal): Promise<number> {
-  const printed = await run(
-    'ffprobe',
-    ['-v', 'error', '-show_entries', 'format=duration', '-of', 'default=noprint_wrappers=1:nokey=1', file],
-    file,
-    signal,
-  );
-  const durationS = Number(printed.trim());
-  if (!Number.isFinite(durationS) || durationS <= 0) throw new Error(`ffprobe read no duration in ${file}`);
-  return durationS;
-}
-
-/**
- * Runs a tool (no shell) and answers its stdout; rejects naming the tool, the file it worked on and the
- * tail of its output (janus-pp-rec logs to stdout, ffmpeg to stderr: both are kept).
- */
-function run(command: string, args: string[], about: string, signal?: AbortSignal): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], signal });
-    let stdout = '';
-    let tail = '';
-    const keep = (text: string) => (tail = (tail + text).slice(-OUTPUT_TAIL_CHARS));
-    child.stdout.setEncoding('utf8').on('data', (text: string) => {
-      stdout += text;
-      keep(text);
-    });
-    child.stderr.setEncoding('utf8').on('data', keep);
-    child.on('error', (error) =>
-      reject(new Error(`${command} (${about}): ${error.message}`, { cause: error })),
-    );
-    child.on('close', (code, killedBy) => {
-      if (code === 0) return resolve(stdout);
-      const how = killedBy ? `was killed (${killedBy})` : `exited with ${code}`;
-      reject(new Error(`${command} ${how} on ${about}: ${tail.trim()}`));
-    });
-  });
 }

@@ -43,6 +43,8 @@ type EventSubmission = {
   /** ISO instant. */
   date: string;
   isActive: boolean;
+  /** Its shows are recorded for a replay. */
+  replayEnabled: boolean;
   image: File | null;
 };
 

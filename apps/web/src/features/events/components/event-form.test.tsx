@@ -115,6 +115,7 @@ describe('create event', () => {
       // Grace's account is on UTC: the picker's text is a UTC time.
       date: `${date.replace(' ', 'T')}:00.000Z`,
       isActive: 'true',
+      replayEnabled: 'true',
     });
     expect((form?.get('image') as File).name).toBe('poster.png');
   });
@@ -265,6 +266,9 @@ describe('edit event', () => {
     expect(active).toBeChecked();
     await user.click(active);
     expect(active).not.toBeChecked();
+    const replay = screen.getByRole('switch', { name: 'Replay' });
+    expect(replay).toBeChecked();
+    await user.click(replay);
     await user.click(screen.getByRole('button', { name: 'Save Changes' }));
 
     expect(await screen.findByText('Event updated successfully!')).toBeInTheDocument();
@@ -272,6 +276,7 @@ describe('edit event', () => {
     const form = sent(calls, '/events/4');
     expect(form?.get('price')).toBe('20');
     expect(form?.get('isActive')).toBe('false');
+    expect(form?.get('replayEnabled')).toBe('false');
     expect(form?.get('date')).toBe(event.date);
     expect(form?.has('maxPerBuyer')).toBe(false);
     expect(form?.has('image')).toBe(false);

@@ -11,7 +11,7 @@ import {
   type Event,
 } from '@stagedoor/shared/events';
 import { useMemo, useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { Controller, useForm, type Control, type FieldValues, type Path } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { z } from 'zod';
 import { Button } from '../../../components/ui/button';
@@ -69,7 +69,16 @@ const editEventForm = (timeZone: string) =>
     })
     .refine(perBuyerFits, perBuyerTooHigh);
 
-const fieldNames = ['name', 'description', 'price', 'maxTickets', 'maxPerBuyer', 'date', 'isActive'] as const;
+const fieldNames = [
+  'name',
+  'description',
+  'price',
+  'maxTickets',
+  'maxPerBuyer',
+  'date',
+  'isActive',
+  'replayEnabled',
+] as const;
 
 const IMAGE_REQUIRED = 'Please select an event image';
 
@@ -106,8 +115,18 @@ export function EventForm({ event }: { event?: Event }) {
           maxPerBuyer: event.maxPerBuyer < event.maxTickets ? String(event.maxPerBuyer) : '',
           date: toPickerValue(event.date, timeZone),
           isActive: event.isActive,
+          replayEnabled: event.replayEnabled,
         }
-      : { name: '', description: '', price: 0, maxTickets: 1, maxPerBuyer: '', date: '', isActive: true },
+      : {
+          name: '',
+          description: '',
+          price: 0,
+          maxTickets: 1,
+          maxPerBuyer: '',
+          date: '',
+          isActive: true,
+          replayEnabled: true,
+        },
   });
   const {
     control,
@@ -227,31 +246,19 @@ export function EventForm({ event }: { event?: Event }) {
           )}
         />
         {isEdit ? (
-          <Controller
+          <SwitchField
             control={control}
             name="isActive"
-            render={({ field }) => (
-              <Field className="flex items-start gap-3">
-                <Switch
-                  checked={field.value === true}
-                  onChange={field.onChange}
-                  className="group relative mt-0.5 inline-flex h-6 w-11 shrink-0 cursor-pointer rounded-full bg-slate-300 transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 data-checked:bg-brand-600"
-                >
-                  <span
-                    aria-hidden
-                    className="size-5 translate-x-0.5 translate-y-0.5 rounded-full bg-white shadow transition-transform group-data-checked:translate-x-5.5"
-                  />
-                </Switch>
-                <div>
-                  <Label className="text-sm font-medium text-slate-800">Active</Label>
-                  <Description className="text-xs text-slate-500">
-                    Inactive events are hidden from the event list and cannot be streamed.
-                  </Description>
-                </div>
-              </Field>
-            )}
+            label="Active"
+            description="Inactive events are hidden from the event list and cannot be streamed."
           />
         ) : null}
+        <SwitchField
+          control={control}
+          name="replayEnabled"
+          label="Replay"
+          description="Each show is recorded, and ticket holders can watch it again afterwards."
+        />
         <Button type="submit" size="lg" disabled={isSubmitting || (!isEdit && !image.file)}>
           {isEdit
             ? isSubmitting
@@ -263,5 +270,43 @@ export function EventForm({ event }: { event?: Event }) {
         </Button>
       </form>
     </Card>
+  );
+}
+
+/** An on/off field of the form (Headless UI's Switch), its label and what it means. */
+function SwitchField<Values extends FieldValues>({
+  control,
+  name,
+  label,
+  description,
+}: {
+  control: Control<Values>;
+  name: Path<Values>;
+  label: string;
+  description: string;
+}) {
+  return (
+    <Controller
+      control={control}
+      name={name}
+      render={({ field }) => (
+        <Field className="flex items-start gap-3">
+          <Switch
+            checked={field.value === true}
+            onChange={field.onChange}
+            className="group relative mt-0.5 inline-flex h-6 w-11 shrink-0 cursor-pointer rounded-full bg-slate-300 transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 data-checked:bg-brand-600"
+          >
+            <span
+              aria-hidden
+              className="size-5 translate-x-0.5 translate-y-0.5 rounded-full bg-white shadow transition-transform group-data-checked:translate-x-5.5"
+            />
+          </Switch>
+          <div>
+            <Label className="text-sm font-medium text-slate-800">{label}</Label>
+            <Description className="text-xs text-slate-500">{description}</Description>
+          </div>
+        </Field>
+      )}
+    />
   );
 }
