@@ -71,6 +71,10 @@ async function send(
   if (body instanceof FormData) {
     // The browser writes the multipart boundary into Content-Type itself.
     payload = body;
+  } else if (body instanceof Blob) {
+    // Bytes as they are (a recording's chunk), with their own type.
+    headers.set('Content-Type', body.type || 'application/octet-stream');
+    payload = body;
   } else if (body !== undefined) {
     headers.set('Content-Type', 'application/json');
     payload = JSON.stringify(body);

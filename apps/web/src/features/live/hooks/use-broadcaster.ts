@@ -19,6 +19,8 @@ import {
   type StudioState,
 } from '../lib/studio-machine';
 import { rememberSources, rememberedSources } from '../lib/studio-memory';
+import { uploadRecordingChunk } from '../api/recording';
+import { ShowRecorder } from '../lib/show-recorder';
 
 type Options = {
   socket: LiveSocket | null;
@@ -181,6 +183,24 @@ export function useBroadcaster({ socket, isConnected, eventId, userId, iceServer
     };
   }, [socket, eventId]);
 
+  // Peer to peer, the studio records its public show for the replay (through Janus, Janus does): from
+  // its opening, following the sources, until it stops; a reloaded studio records a new segment.
+  const recorderRef = useRef<ShowRecorder | null>(null);
+  const recording = mode === 'p2p' && state.phase === 'live' && state.audience === 'public';
+  useEffect(() => {
+    if (!recording) return;
+    const recorder = new ShowRecorder((query, chunk) => uploadRecordingChunk(eventId, query, chunk));
+    recorderRef.current = recorder;
+    const follow = () => recorder.record(layoutOf(media.getSnapshot()));
+    follow();
+    const unsubscribe = media.subscribe(follow);
+    return () => {
+      unsubscribe();
+      void recorder.finish();
+      if (recorderRef.current === recorder) recorderRef.current = null;
+    };
+  }, [recording, media, eventId]);
+
   // What a reloaded studio resumes with.
   const isLive = state.phase === 'live';
   useEffect(() => {
@@ -254,10 +274,13 @@ export function useBroadcaster({ socket, isConnected, eventId, userId, iceServer
   };
 
   const stop = () => {
+    const recorder = recorderRef.current;
     send({ type: 'stop' });
     if (stateRef.current.phase !== 'stopping') return Promise.resolve();
     return switchStream(
       async (live) => {
+        // The recording's last chunk reaches the server before the show ends (its replay is made then).
+        await recorder?.finish();
         const answer = await live.emitWithAck('stopStream', { eventId });
         if (!answer.success) return false;
         // Off air before the media goes: releasing it is a layout change, which a live page would announce.
