@@ -226,6 +226,8 @@ export const ZEvent = z.object({
   cancelledAt: z.string().nullable(),
   /** Its public shows are recorded, and its ticket holders may watch them again afterwards. */
   replayEnabled: z.boolean(),
+  /** A replay of its show is ready: its ticket holders may watch it (GET /events/{id}/replay). */
+  hasReplay: z.boolean(),
   creatorId: z.number().int(),
   creator: ZEventCreator,
 });

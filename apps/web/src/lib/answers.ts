@@ -59,6 +59,7 @@ const event = object({
   isActive: boolean,
   cancelledAt: nullable(string),
   replayEnabled: boolean,
+  hasReplay: boolean,
   creatorId: int,
   creator: object({ nickname: string, firstName: string, lastName: string, timeZone: string }),
 });

@@ -147,6 +147,7 @@ export function anEvent(overrides: Partial<Event> = {}): Event {
     isActive: true,
     cancelledAt: null,
     replayEnabled: true,
+    hasReplay: false,
     creatorId: 3,
     creator: { nickname: 'grace', firstName: 'Grace', lastName: 'Hopper', timeZone: 'UTC' },
     ...overrides,

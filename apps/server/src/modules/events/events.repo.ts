@@ -212,3 +212,8 @@ export async function countEventsOf(db: Database, creatorId: number): Promise<nu
   const [row] = await db.select({ total: count() }).from(events).where(eq(events.creatorId, creatorId));
   return row?.total ?? 0;
 }
+
+/** Whether a replay of the event's shows is ready (modules/replays says). */
+export async function updateHasReplay(db: Database, id: number, hasReplay: boolean): Promise<void> {
+  await db.update(events).set({ hasReplay }).where(eq(events.id, id));
+}

@@ -23,6 +23,7 @@ import {
   deleteEventChecked,
   findEventById,
   findEventWithCreator,
+  updateHasReplay,
   insertEvent,
   listEventsOf,
   listUpcomingEvents,
@@ -70,6 +71,11 @@ export async function listCreatorUpcomingEvents(
 }
 
 /** The stored event, whatever its state, or null: for other modules' rules (orders, live). */
+/** The replays module says whether a replay of the event's shows is ready (answered as `hasReplay`). */
+export function setHasReplay(deps: Pick<Deps, 'db'>, id: number, hasReplay: boolean): Promise<void> {
+  return updateHasReplay(deps.db, id, hasReplay);
+}
+
 export function findEvent(deps: Pick<Deps, 'db'>, id: number): Promise<EventRow | null> {
   return findEventById(deps.db, id);
 }

@@ -24,6 +24,9 @@ export const events = pgTable(
     isActive: boolean('is_active').notNull().default(true),
     // Its public shows are recorded and offered to its ticket holders afterwards (modules/replays).
     replayEnabled: boolean('replay_enabled').notNull().default(true),
+    // A replay of its shows is ready to watch: set by the replays module when it is made, and cleared
+    // when it is deleted or the show opens again (events.service.ts setHasReplay).
+    hasReplay: boolean('has_replay').notNull().default(false),
     // Set once by POST /events/{id}/cancel: every buyer refunded, never on sale or live again.
     cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

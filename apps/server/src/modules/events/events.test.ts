@@ -75,6 +75,7 @@ describe('POST /api/events', () => {
       isActive: true,
       cancelledAt: null,
       replayEnabled: true,
+      hasReplay: false,
       creatorId: creator.user.id,
       creator: { nickname: creator.user.nickname, firstName: 'Maya', lastName: 'Rivers', timeZone: 'UTC' },
     });

@@ -19,6 +19,7 @@ export function toEvent({ event, creator }: EventWithCreator): Event {
     isActive: event.isActive,
     cancelledAt: event.cancelledAt?.toISOString() ?? null,
     replayEnabled: event.replayEnabled,
+    hasReplay: event.replayEnabled && event.hasReplay,
     creatorId: event.creatorId,
     creator: {
       nickname: creator.nickname,

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Deps } from '../../deps';
+import { setHasReplay } from '../events/events.service';
 import {
   assembleReplay,
   clearLeftovers,
@@ -87,6 +88,7 @@ export async function processDueReplay(
     // The file of an earlier processing (a show that opened again) is replaced by this one.
     if (replay.file && replay.file !== name)
       await rm(replayFile(deps.config, eventId, replay.file), { force: true });
+    await setHasReplay(deps, eventId, true);
     deps.log.info({ eventId, durationMs: assembled.durationMs, sizeBytes: size }, 'replay ready');
     await processing.settled?.(eventId, 'ready');
   } catch (error) {

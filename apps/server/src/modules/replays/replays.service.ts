@@ -9,7 +9,7 @@ import type { Deps } from '../../deps';
 import { AppError } from '../../errors';
 import { assertOwner, noSeatReason, seatsOf } from '../../policy';
 import type { AccountRow } from '../accounts/accounts.tables';
-import { EVENT_NOT_FOUND_MESSAGE, findEvent } from '../events/events.service';
+import { EVENT_NOT_FOUND_MESSAGE, findEvent, setHasReplay } from '../events/events.service';
 import type { EventRow } from '../events/events.tables';
 import { hadRefund, summarizeOrders } from '../orders/orders.service';
 import { deleteReplayFiles, writeChunk } from './replay-files';
@@ -47,6 +47,8 @@ export async function replayOpened(deps: ReplayDeps, eventId: number, openedAt: 
   const event = await findEvent(deps, eventId);
   if (!event?.replayEnabled) return false;
   await markRecording(deps.db, eventId, openedAt);
+  // A replay made of an earlier show is made again, whole, once this one ends.
+  await setHasReplay(deps, eventId, false);
   return true;
 }
 
@@ -205,6 +207,7 @@ export async function deleteReplay(
   assertOwner(account, event);
   if (await isLive(eventId)) throw new AppError('CONFLICT', STILL_LIVE_MESSAGE);
   if (!(await deleteReplayRow(deps.db, eventId))) throw new AppError('NOT_FOUND', REPLAY_NOT_FOUND_MESSAGE);
+  await setHasReplay(deps, eventId, false);
   await deleteReplayFiles(deps.config, eventId);
 }
 

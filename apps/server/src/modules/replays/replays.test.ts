@@ -114,6 +114,9 @@ describe('a show recorded by its studio', () => {
     expect(replay.durationS).toBeLessThan(10.5);
     expect(Date.parse(replay.expiresAt) - Date.now()).toBeGreaterThan(REPLAY_URL_TTL_MS - 60_000);
     expect(await replayOf(creator, event.id).then((answer) => answer.json<Replay>().status)).toBe('ready');
+    // The event says so to everyone, for My Tickets and its page to offer the replay.
+    const listed = await api(app, { method: 'GET', url: `/api/events/${event.id}` });
+    expect(listed.json()).toMatchObject({ hasReplay: true });
 
     // Seeking: a range in the middle is answered 206 with exactly those bytes.
     const whole = await api(app, { method: 'GET', url: replay.url });
@@ -334,6 +337,9 @@ describe('a show recorded by its studio', () => {
     expect((await remove(creator)).statusCode).toBe(204);
     await expect(stat(replayFile(app.deps.config, event.id, file))).rejects.toThrow(/ENOENT/);
     expect((await replayOf(fan, event.id)).json()).toEqual({ status: 'none' });
+    expect((await api(app, { method: 'GET', url: `/api/events/${event.id}` })).json()).toMatchObject({
+      hasReplay: false,
+    });
     expect((await api(app, { method: 'GET', url: replay.url })).statusCode).toBe(404);
     expect((await remove(creator)).statusCode).toBe(404);
   });

@@ -1,0 +1,1 @@
+ALTER TABLE "events" ADD COLUMN "has_replay" boolean DEFAULT false NOT NULL;
