@@ -162,6 +162,27 @@ const RENDER: { [Kind in MailKind]: (facts: MailFacts[Kind], links: MailLinks) =
       ),
     ),
 
+  'replay-ready': (facts, links) =>
+    plain(
+      layout(
+        `The replay of ${facts.eventName} is ready`,
+        [
+          `Hi ${facts.firstName}, you can watch ${facts.eventName} again, from the start, whenever you like.`,
+          { button: 'Watch the replay', url: watchUrl(links, facts) },
+        ],
+        remindersFooter(links, facts.accountId),
+      ),
+    ),
+
+  'replay-failed': (facts, links) =>
+    plain(
+      layout(`The replay of ${facts.eventName} could not be made`, [
+        `Hi ${facts.firstName}, we tried three times to make the replay of ${facts.eventName}, and could not.`,
+        'Your ticket holders are told it is not available. The recording is kept: tell us and we will look into it.',
+        { button: 'Your event', url: `${links.siteUrl}/creators/dashboard/my-events` },
+      ]),
+    ),
+
   refund: (facts, links) =>
     plain(
       layout(`Refund for ${facts.eventName}`, [

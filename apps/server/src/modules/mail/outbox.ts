@@ -12,6 +12,9 @@ export interface MailFacts {
   'reminder-24h': ShowFacts & WatchFacts & { accountId: number };
   'reminder-1h': ShowFacts & WatchFacts & { accountId: number };
   'live-now': ShowFacts & WatchFacts & { accountId: number };
+  'replay-ready': ShowFacts & WatchFacts & { accountId: number };
+  /** To the creator: the replay of their show could not be made, after every try. */
+  'replay-failed': { firstName: string; eventId: number; eventName: string };
   refund: ShowFacts & { orderId: number; totalCents: number; reason: RefundReason };
   /** `invited`: the address had no account; one was made for it, which its owner claims by signing up. */
   'ticket-gift': ShowFacts & WatchFacts & { senderName: string; quantity: number; invited: boolean };

@@ -47,6 +47,11 @@ export async function queueLiveNow(db: Database, eventId: number): Promise<void>
   await db.transaction((tx) => queueToTicketHolders(tx, eventId, 'live-now'));
 }
 
+/** "The replay is ready" to the event's ticket holders, once per event and buyer, in the replay's transaction. */
+export function queueReplayReady(tx: Database, eventId: number): Promise<void> {
+  return queueToTicketHolders(tx, eventId, 'replay-ready');
+}
+
 /**
  * One message of `kind` to every ticket holder of the event who has not turned reminders off, once per
  * show and buyer (the key), however often this runs: holders already sent it are not even read, so the
@@ -55,7 +60,7 @@ export async function queueLiveNow(db: Database, eventId: number): Promise<void>
 async function queueToTicketHolders(
   tx: Database,
   eventId: number,
-  kind: 'reminder-24h' | 'reminder-1h' | 'live-now',
+  kind: 'reminder-24h' | 'reminder-1h' | 'live-now' | 'replay-ready',
   paidBefore?: Date,
 ): Promise<void> {
   const keyPrefix = `${kind}:event:${eventId}:account:`;

@@ -2,7 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Deps } from '../../deps';
-import { setHasReplay } from '../events/events.service';
+import type { Database } from '../../db/database';
+import { findAccount } from '../accounts/accounts.service';
+import { findEvent, setHasReplay } from '../events/events.service';
+import { queueMail } from '../mail/outbox';
+import { queueReplayReady } from '../orders/reminders';
 import {
   assembleReplay,
   clearLeftovers,
@@ -27,8 +31,25 @@ export interface ReplayProcessing {
   janusToWebm: JanusToWebm;
   /** Aborted when the app closes: a run under way kills its tools and leaves the lease to run out. */
   signal: AbortSignal;
-  /** Told of a replay that is ready, or failed for good (the mails, the catalogue). */
-  settled?: (eventId: number, outcome: 'ready' | 'failed') => Promise<void>;
+}
+
+/** A replay made: the event says so, and its ticket holders are mailed their watch link. */
+async function announceReady(tx: Database, eventId: number): Promise<void> {
+  await setHasReplay({ db: tx }, eventId, true);
+  await queueReplayReady(tx, eventId);
+}
+
+/** A replay given up: its creator is told (once per event). */
+async function tellCreatorItFailed(tx: Database, eventId: number): Promise<void> {
+  const event = await findEvent({ db: tx }, eventId);
+  const creator = event && (await findAccount({ db: tx }, event.creatorId));
+  if (!event || !creator) return;
+  await queueMail(tx, {
+    key: `replay-failed:event:${eventId}`,
+    to: creator.email,
+    kind: 'replay-failed',
+    facts: { firstName: creator.firstName, eventId, eventName: event.name },
+  });
 }
 
 /**
@@ -75,12 +96,13 @@ export async function processDueReplay(
       signal,
     );
     const { size } = await stat(output);
-    const stored = await markReady(deps.db, eventId, leaseToken, {
-      file: name,
-      durationMs: assembled.durationMs,
-      sizeBytes: size,
-      segments: assembled.segments,
-    });
+    const stored = await markReady(
+      deps.db,
+      eventId,
+      leaseToken,
+      { file: name, durationMs: assembled.durationMs, sizeBytes: size, segments: assembled.segments },
+      (tx) => announceReady(tx, eventId),
+    );
     if (!stored) {
       await rm(output, { force: true });
       return eventId;
@@ -88,9 +110,7 @@ export async function processDueReplay(
     // The file of an earlier processing (a show that opened again) is replaced by this one.
     if (replay.file && replay.file !== name)
       await rm(replayFile(deps.config, eventId, replay.file), { force: true });
-    await setHasReplay(deps, eventId, true);
     deps.log.info({ eventId, durationMs: assembled.durationMs, sizeBytes: size }, 'replay ready');
-    await processing.settled?.(eventId, 'ready');
   } catch (error) {
     await rm(output, { force: true });
     if (processing.signal.aborted || lost.signal.aborted) return eventId;
@@ -101,8 +121,9 @@ export async function processDueReplay(
       last ? 'replay failed' : 'replay not processed; retrying',
     );
     const retryAt = last ? null : new Date(Date.now() + RETRY_BASE_MS * 2 ** (replay.attempts - 1));
-    if ((await markTryFailed(deps.db, eventId, leaseToken, message, retryAt)) && last)
-      await processing.settled?.(eventId, 'failed');
+    await markTryFailed(deps.db, eventId, leaseToken, message, retryAt, (tx) =>
+      last ? tellCreatorItFailed(tx, eventId) : Promise.resolve(),
+    );
   } finally {
     clearInterval(renewal);
   }

@@ -196,12 +196,16 @@ interface ProcessedReplay {
   segments: { key: string; startsAtMs: number; durationMs: number; bytes: number }[];
 }
 
-/** The processed replay, written only by the worker that still holds the lease; false if it does not. */
+/**
+ * The processed replay, written only by the worker that still holds the lease (false if it does not),
+ * with what it causes (`alsoInTx`: the event says so, its fans are mailed) in the same transaction.
+ */
 export async function markReady(
   db: Database,
   eventId: number,
   leaseToken: string,
   processed: ProcessedReplay,
+  alsoInTx: (tx: Database) => Promise<void>,
 ): Promise<boolean> {
   return db.transaction(async (tx) => {
     const [ready] = await tx
@@ -225,30 +229,39 @@ export async function markReady(
         .set({ startsAtMs, durationMs, bytes })
         .where(and(eq(replaySegments.eventId, eventId), eq(replaySegments.key, key)));
     }
+    await alsoInTx(tx);
     return true;
   });
 }
 
-/** A try failed: queued again for `retryAt`, or failed for good when null. False: the lease was lost. */
+/**
+ * A try failed: queued again for `retryAt`, or failed for good when null, with what that causes
+ * (`alsoInTx`: the creator is told) in the same transaction. False: the lease was lost.
+ */
 export async function markTryFailed(
   db: Database,
   eventId: number,
   leaseToken: string,
   error: string,
   retryAt: Date | null,
+  alsoInTx: (tx: Database) => Promise<void>,
 ): Promise<boolean> {
-  const marked = await db
-    .update(replays)
-    .set({
-      status: retryAt ? 'queued' : 'failed',
-      nextAttemptAt: retryAt,
-      leaseToken: null,
-      lastError: error,
-      updatedAt: sql`now()`,
-    })
-    .where(leaseHeld(eventId, leaseToken))
-    .returning({ eventId: replays.eventId });
-  return marked.length > 0;
+  return db.transaction(async (tx) => {
+    const marked = await tx
+      .update(replays)
+      .set({
+        status: retryAt ? 'queued' : 'failed',
+        nextAttemptAt: retryAt,
+        leaseToken: null,
+        lastError: error,
+        updatedAt: sql`now()`,
+      })
+      .where(leaseHeld(eventId, leaseToken))
+      .returning({ eventId: replays.eventId });
+    if (marked.length === 0) return false;
+    await alsoInTx(tx);
+    return true;
+  });
 }
 
 /** A replay that recorded nothing is forgotten by the worker holding it: there is none to offer. */

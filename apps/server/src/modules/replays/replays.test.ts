@@ -1,6 +1,8 @@
 import { stat } from 'node:fs/promises';
 import type { Replay, ReplayChatMessage } from '@stagedoor/shared/replays';
+import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { outbox } from '../../db/schema';
 import {
   api,
   authHeader,
@@ -17,8 +19,9 @@ import { replayFile } from './replay-files';
 import { findReplay } from './replays.repo';
 import { REPLAY_URL_TTL_MS } from './replays.service';
 
-// The job looks for recordings to process every 100 ms, rather than every 5 s.
-const app = await createTestApp({ REPLAY_INTERVAL_MS: '100' });
+// The job looks for recordings to process every 100 ms, rather than every 5 s; mail stays queued (with
+// its facts) for the tests to read.
+const app = await createTestApp({ REPLAY_INTERVAL_MS: '100', MAIL_INTERVAL_MS: '2147483647' });
 const clients = new LiveClients(await listen(app));
 afterEach(() => {
   clients.closeAll();
@@ -63,6 +66,12 @@ async function uploadSegment(creator: TestAccount, eventId: number, segment: str
 }
 
 const replayRow = (eventId: number) => findReplay(app.deps.db, eventId);
+
+/** The messages of `kind` queued about the event. */
+const mailOf = async (kind: string, eventId: number) =>
+  (await app.deps.db.select().from(outbox).where(eq(outbox.kind, kind))).filter(
+    ({ data }) => data.eventId === eventId,
+  );
 
 const replayOf = async (account: TestAccount, eventId: number) =>
   api(app, { method: 'GET', url: `/api/events/${eventId}/replay`, headers: authHeader(account.token) });
@@ -114,6 +123,10 @@ describe('a show recorded by its studio', () => {
     expect(replay.durationS).toBeLessThan(10.5);
     expect(Date.parse(replay.expiresAt) - Date.now()).toBeGreaterThan(REPLAY_URL_TTL_MS - 60_000);
     expect(await replayOf(creator, event.id).then((answer) => answer.json<Replay>().status)).toBe('ready');
+    // Its ticket holders are mailed their watch link, once.
+    const mailed = await mailOf('replay-ready', event.id);
+    expect(mailed.map(({ toAddress }) => toAddress)).toEqual([fan.email]);
+    expect(mailed[0]?.data).toMatchObject({ eventId: event.id, watchToken: expect.any(String) });
     // The event says so to everyone, for My Tickets and its page to offer the replay.
     const listed = await api(app, { method: 'GET', url: `/api/events/${event.id}` });
     expect(listed.json()).toMatchObject({ hasReplay: true });
@@ -368,5 +381,10 @@ describe('a recording that cannot be processed', () => {
     expect(failed).toMatchObject({ status: 'failed', attempts: REPLAY_MAX_ATTEMPTS, nextAttemptAt: null });
     expect(failed?.lastError).toMatch(/ffmpeg exited with 1/);
     expect((await replayOf(fan, event.id)).json()).toEqual({ status: 'failed' });
+    // Its creator is told, once; its fans hear nothing of a replay.
+    expect((await mailOf('replay-failed', event.id)).map(({ toAddress }) => toAddress)).toEqual([
+      creator.email,
+    ]);
+    expect(await mailOf('replay-ready', event.id)).toEqual([]);
   });
 });
