@@ -17,13 +17,21 @@ interface EventFacts {
   /** Set once, when its creator cancelled it (every buyer refunded). */
   cancelledAt: Date | string | null;
   date: Date | string;
+  /** Its creator keeps replays of its shows (absent: no); with one ready, it sells after its end. */
+  replayEnabled?: boolean;
+  hasReplay?: boolean;
 }
 
 export interface EventState {
   phase: EventPhase;
   cancelled: boolean;
-  /** Tickets can be bought: active, not cancelled, not yet started. */
+  /**
+   * Tickets can be bought: active, not cancelled, and not yet started, or ended with its replay ready
+   * (DESIGN.md "Replays": a ticket bought then is the replay's).
+   */
   sells: boolean;
+  /** It sells, and what it sells is the replay: the show has ended. */
+  sellsReplay: boolean;
   /** Why tickets cannot be bought, the first reason of these that holds; null when it sells. */
   notSelling: 'cancelled' | 'inactive' | 'started' | null;
   /** Its creator may go live: active and not cancelled, whatever the clock (creators open early). */
@@ -47,17 +55,19 @@ export function phaseOf(date: Date | string, now: Date | number): EventPhase {
 export function eventState(event: EventFacts, now: Date | number): EventState {
   const phase = phaseOf(event.date, now);
   const cancelled = event.cancelledAt !== null;
+  const replayOnSale = phase === 'ended' && event.replayEnabled === true && event.hasReplay === true;
   const notSelling = cancelled
     ? 'cancelled'
     : !event.isActive
       ? 'inactive'
-      : phase !== 'upcoming'
+      : phase !== 'upcoming' && !replayOnSale
         ? 'started'
         : null;
   return {
     phase,
     cancelled,
     sells: notSelling === null,
+    sellsReplay: notSelling === null && replayOnSale,
     notSelling,
     streams: event.isActive && !cancelled,
     cancellable: !cancelled && phase !== 'ended',

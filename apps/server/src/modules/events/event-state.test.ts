@@ -4,7 +4,7 @@ import { and, inArray } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../../../test/test-app';
 import { accounts, events } from '../../db/schema';
-import { sellsAt, tookPlaceBy } from './event-state';
+import { sellsAt, tookPlaceBy, upcomingAt } from './event-state';
 
 const app = await createTestApp();
 afterAll(() => app.close());
@@ -33,16 +33,23 @@ describe('event-state in SQL', () => {
       .values(
         offsets.flatMap((offset) =>
           [true, false].flatMap((isActive) =>
-            [null, now].map((cancelledAt) => ({
-              creatorId: creator.id,
-              name: 'State',
-              description: 'State',
-              priceCents: 100,
-              maxTickets: 1,
-              date: new Date(now.getTime() + offset),
-              isActive,
-              cancelledAt,
-            })),
+            [null, now].flatMap((cancelledAt) =>
+              // Replays kept or not, one ready or not.
+              [true, false].flatMap((replayEnabled) =>
+                [true, false].map((hasReplay) => ({
+                  creatorId: creator.id,
+                  name: 'State',
+                  description: 'State',
+                  priceCents: 100,
+                  maxTickets: 1,
+                  date: new Date(now.getTime() + offset),
+                  isActive,
+                  cancelledAt,
+                  replayEnabled,
+                  hasReplay,
+                })),
+              ),
+            ),
           ),
         ),
       )
@@ -59,10 +66,16 @@ describe('event-state in SQL', () => {
         .sort((a, b) => a - b);
 
     const selling = rows.filter((row) => eventState(row, now).sells).map((row) => row.id);
+    const upcoming = rows
+      .filter((row) => eventState(row, now).notSelling === null && eventState(row, now).phase === 'upcoming')
+      .map((row) => row.id);
+    // Some sell their replay: ended, with one ready.
+    expect(rows.filter((row) => eventState(row, now).sellsReplay).length).toBeGreaterThan(0);
     const tookPlace = rows.filter((row) => eventState(row, now).tookPlace).map((row) => row.id);
     expect(selling.length).toBeGreaterThan(0);
     expect(tookPlace.length).toBeGreaterThan(0);
     expect(await picked(sellsAt(now))).toEqual(selling);
+    expect(await picked(upcomingAt(now))).toEqual(upcoming);
     expect(await picked(tookPlaceBy(now))).toEqual(tookPlace);
   });
 });

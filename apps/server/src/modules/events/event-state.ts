@@ -1,5 +1,5 @@
 import { EVENT_DURATION_MS } from '@stagedoor/shared/event-state';
-import { and, eq, gt, isNull, lte, sql, type SQL } from 'drizzle-orm';
+import { and, eq, gt, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/database';
 import { eventColumns, events, type EventRow } from './events.tables';
 
@@ -14,12 +14,25 @@ type Instant = Date | SQL;
 const minus = (now: Instant, ms: number): Instant =>
   now instanceof Date ? new Date(now.getTime() - ms) : sql`${now} - ${`${ms} milliseconds`}::interval`;
 
-/** eventState(…).sells: active, not cancelled, not started. */
-export const sellsAt = (now: Instant): SQL =>
-  and(eq(events.isActive, true), isNull(events.cancelledAt), gt(events.date, now)) as SQL;
-
 /** eventState(…).phase === 'ended': its start was EVENT_DURATION_MS ago or more. */
 export const endedBy = (now: Instant): SQL => lte(events.date, minus(now, EVENT_DURATION_MS));
+
+/** Active, not cancelled, not started: what the listings show and the reminders are for. */
+export const upcomingAt = (now: Instant): SQL =>
+  and(eq(events.isActive, true), isNull(events.cancelledAt), gt(events.date, now)) as SQL;
+
+/** eventState(…).sells: upcoming, or ended with its replay ready (and replays kept). */
+export const sellsAt = (now: Instant): SQL =>
+  or(
+    upcomingAt(now),
+    and(
+      eq(events.isActive, true),
+      isNull(events.cancelledAt),
+      eq(events.replayEnabled, true),
+      eq(events.hasReplay, true),
+      endedBy(now),
+    ),
+  ) as SQL;
 
 /** eventState(…).tookPlace: ended, not cancelled. */
 export const tookPlaceBy = (now: Instant): SQL => and(isNull(events.cancelledAt), endedBy(now)) as SQL;

@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, gte, lte, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { Database } from '../../db/database';
 import { preparedFor } from '../../db/prepared';
-import { sellsAt } from './event-state';
+import { upcomingAt } from './event-state';
 import type { AccountRow } from '../accounts/accounts.tables';
 import { accountView } from '../accounts/accounts.views';
 import { eventColumns, events, type EventRow } from './events.tables';
@@ -32,7 +32,7 @@ type NewEvent = Pick<EventRow, 'creatorId' | EditableField>;
 export type EventChanges = Partial<Pick<EventRow, EditableField>>;
 
 /** On sale by the database's clock, so that a cached answer does not depend on a request's. */
-const isUpcoming = () => sellsAt(sql`now()`);
+const isUpcoming = () => upcomingAt(sql`now()`);
 
 function selectWithCreator(db: Database) {
   return db

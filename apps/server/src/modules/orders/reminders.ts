@@ -4,7 +4,7 @@ import { accountView } from '../accounts/accounts.views';
 import { eventsView as events } from '../events/events.views';
 import { orders } from './orders.tables';
 import type { Deps } from '../../deps';
-import { sellsAt } from '../events/event-state';
+import { upcomingAt } from '../events/event-state';
 import { isQueued, queueMail, showFacts } from '../mail/outbox';
 import { sendDueMail } from '../mail/worker';
 import { issueWatchLink } from './watch-links';
@@ -31,7 +31,7 @@ async function queueDueReminders(db: Database, now: Date): Promise<void> {
   const soon = await db
     .select({ id: events.id, date: events.date })
     .from(events)
-    .where(and(sellsAt(now), lte(events.date, new Date(now.getTime() + 24 * HOUR_MS))));
+    .where(and(upcomingAt(now), lte(events.date, new Date(now.getTime() + 24 * HOUR_MS))));
   for (const event of soon) {
     const hourBefore = new Date(event.date.getTime() - HOUR_MS);
     await db.transaction((tx) =>

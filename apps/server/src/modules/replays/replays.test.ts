@@ -1,4 +1,5 @@
 import { stat } from 'node:fs/promises';
+import { EVENT_DURATION_MS } from '@stagedoor/shared/event-state';
 import type { Replay, ReplayChatMessage } from '@stagedoor/shared/replays';
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -6,9 +7,12 @@ import { outbox } from '../../db/schema';
 import {
   api,
   authHeader,
+  buyTickets,
+  buyTicketsOk,
   createCreator,
   createUser,
   eventWithSales,
+  moveEventDate,
   type TestAccount,
 } from '../../../test/factories';
 import { ack, listen, LiveClients, type LiveClient } from '../../../test/live-clients';
@@ -320,6 +324,26 @@ describe('a show recorded by its studio', () => {
         )
       ).statusCode,
     ).toBe(200);
+  });
+
+  it('keeps the event selling after its end, a ticket bought then being the replay', async () => {
+    const { creator, event, fan, studio } = await publicShow();
+    await uploadSegment(creator, event.id, 'studio-sells-on', chunksOf(after, 2));
+    await ack(studio, 'stopStream', { eventId: event.id });
+    await readyReplay(fan, event.id);
+    // Its date passes; the show is over.
+    await moveEventDate(app, event.id, new Date(Date.now() - EVENT_DURATION_MS - 60_000).toISOString());
+    const latecomer = await createUser(app);
+    await buyTicketsOk(app, latecomer, event.id, 1);
+    expect((await replayOf(latecomer, event.id)).json<Replay>().status).toBe('ready');
+    // Without its replay, an ended event sells nothing.
+    await api(app, {
+      method: 'DELETE',
+      url: `/api/events/${event.id}/replay`,
+      headers: authHeader(creator.token),
+    });
+    const refused = await buyTickets(app, await createUser(app), event.id, 1);
+    expect(refused.statusCode).toBe(409);
   });
 
   it('is none when the show recorded nothing', async () => {

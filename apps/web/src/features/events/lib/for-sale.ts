@@ -18,8 +18,16 @@ export function notForSaleText(event: Event, now: number): string | null {
   const state = eventState(event, now);
   if (state.cancelled) return EVENT_CANCELLED_TEXT;
   if (!event.isActive) return NOT_ON_SALE_TEXT;
-  if (state.phase === 'ended') return EVENT_ENDED_TEXT;
-  if (state.phase === 'on') return SALES_CLOSED_TEXT;
+  if (state.notSelling === 'started') return state.phase === 'ended' ? EVENT_ENDED_TEXT : SALES_CLOSED_TEXT;
   if (event.ticketsLeft < 1) return SOLD_OUT_TEXT;
   return null;
+}
+
+/** What a ticket to an event that has ended, and sells its replay, is for. */
+const REPLAY_TICKET_TEXT =
+  'The show has ended: a ticket bought now is for its replay, to watch whenever you like.';
+
+/** Said beside the purchase when what it buys is the replay (DESIGN.md "Replays"), else null. */
+export function replayTicketText(event: Event, now: number): string | null {
+  return eventState(event, now).sellsReplay ? REPLAY_TICKET_TEXT : null;
 }

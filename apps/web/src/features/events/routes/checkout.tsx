@@ -20,7 +20,7 @@ import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useEventForPurchase } from '../api/events';
 import { isPriceChange, usePaymentsConfig, usePurchaseTickets } from '../api/orders';
 import { QuantitySelector } from '../components/quantity-selector';
-import { notForSaleText } from '../lib/for-sale';
+import { notForSaleText, replayTicketText } from '../lib/for-sale';
 
 export function CheckoutRoute() {
   const { id = '' } = useParams();
@@ -57,6 +57,7 @@ function CheckoutForm({ event }: { event: Event }) {
   const maxQuantity = Math.min(event.maxPerBuyer, event.ticketsLeft);
   const now = useNow();
   const notForSale = whyNotForSale(event, user, now);
+  const forReplay = notForSale ? null : replayTicketText(event, now);
   const total = event.price * quantity;
   // A retried click of the same purchase reuses its key; another quantity or price is a new purchase.
   const attempt = useRef<{ request: string; key: string } | null>(null);
@@ -90,6 +91,7 @@ function CheckoutForm({ event }: { event: Event }) {
       <div>
         <h2 className="text-xl font-semibold text-slate-900">{event.name}</h2>
         <p className="mt-1 text-slate-600">{`${formatMoney(event.price)} per ticket`}</p>
+        {forReplay ? <p className="mt-2 font-medium text-brand-700">{forReplay}</p> : null}
       </div>
       {notForSale ? null : (
         <>

@@ -1,6 +1,15 @@
 import { act, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { aCreator, anEvent, anOrder, aUser, signedInAs, stubApi, type ApiCall } from '../../../test/api-stub';
+import {
+  aCreator,
+  anEvent,
+  anOrder,
+  aUser,
+  daysFromNow,
+  signedInAs,
+  stubApi,
+  type ApiCall,
+} from '../../../test/api-stub';
 import { renderApp } from '../../../test/render-app';
 
 const orderCalls = (calls: ApiCall[]) =>
@@ -95,6 +104,28 @@ describe('checkout', () => {
     expect(decrease).toBeEnabled();
     expect(screen.getByText('$59.97', { selector: 'dd' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Back to Event' })).toHaveAttribute('href', '/events/4');
+  });
+
+  it('sells an ended show with its replay ready as the replay, and an ended one without none', async () => {
+    const ended = { date: daysFromNow(-1) };
+    stubApi({
+      ...signedInAs(aUser()),
+      'GET /events/4': { body: anEvent({ ...ended, hasReplay: true }) },
+      'GET /events/5': { body: anEvent({ ...ended, id: 5, hasReplay: false }) },
+    });
+    const { unmount } = renderApp('/events/4/checkout');
+    expect(
+      await screen.findByText(
+        'The show has ended: a ticket bought now is for its replay, to watch whenever you like.',
+      ),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Complete Purchase' })).toBeEnabled();
+    unmount();
+
+    renderApp('/events/5/checkout');
+    expect(await screen.findByText('This event has ended.')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Complete Purchase' })).not.toBeInTheDocument();
+    expect(screen.queryByText(/is for its replay/)).not.toBeInTheDocument();
   });
 
   it('stops at the limit per buyer when more tickets than that are left', async () => {
