@@ -1,5 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { EVENT_DURATION_MS } from '@stagedoor/shared/event-state';
+import type { Earnings } from '@stagedoor/shared/money';
 import type { Replay, ReplayChatMessage } from '@stagedoor/shared/replays';
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -336,6 +337,16 @@ describe('a show recorded by its studio', () => {
     const latecomer = await createUser(app);
     await buyTicketsOk(app, latecomer, event.id, 1);
     expect((await replayOf(latecomer, event.id)).json<Replay>().status).toBe('ready');
+    // The creator's earnings count it with the show's own sale.
+    const earnings = await api(app, {
+      method: 'GET',
+      url: '/api/earnings',
+      headers: authHeader(creator.token),
+    });
+    expect(earnings.json<Earnings>().events.find(({ eventId }) => eventId === event.id)).toMatchObject({
+      ticketsSold: 2,
+      gross: 2 * event.price,
+    });
     // Without its replay, an ended event sells nothing.
     await api(app, {
       method: 'DELETE',
