@@ -1,10 +1,15 @@
 import { stat } from 'node:fs/promises';
 import { EVENT_DURATION_MS } from '@stagedoor/shared/event-state';
 import type { Earnings } from '@stagedoor/shared/money';
-import type { Replay, ReplayChatMessage } from '@stagedoor/shared/replays';
+import {
+  RECORDING_MAX_BYTES,
+  RECORDING_MAX_SEGMENTS,
+  type Replay,
+  type ReplayChatMessage,
+} from '@stagedoor/shared/replays';
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { outbox } from '../../db/schema';
+import { outbox, replays, replaySegments } from '../../db/schema';
 import {
   api,
   authHeader,
@@ -288,6 +293,48 @@ describe('a show recorded by its studio', () => {
     const late = await uploadChunk(creator, event.id, { segment: 'studio-retries', index: 1 }, chunk);
     expect(late.statusCode).toBe(409);
     expect(late.json()).toMatchObject({ message: 'This show is not being recorded now' });
+  });
+
+  it('refuses a recording past its size, and a show reloaded past its number of parts', async () => {
+    const { creator, event } = await publicShow();
+    const [chunk] = chunksOf(after, 1);
+    if (!chunk) throw new Error('no chunk');
+    // As if the show had recorded all but a few bytes of what it may: the next chunk does not fit.
+    await app.deps.db
+      .update(replays)
+      .set({ recordedBytes: RECORDING_MAX_BYTES - 10 })
+      .where(eq(replays.eventId, event.id));
+    const tooMuch = await uploadChunk(
+      creator,
+      event.id,
+      { segment: 'studio-full', index: 0, elapsedMs: 0 },
+      chunk,
+    );
+    expect(tooMuch.statusCode).toBe(413);
+    await app.deps.db.update(replays).set({ recordedBytes: 0 }).where(eq(replays.eventId, event.id));
+    // As many parts as a show may have (each a studio load): one more is refused, the last one goes on.
+    await app.deps.db.insert(replaySegments).values(
+      Array.from({ length: RECORDING_MAX_SEGMENTS }, (_, n) => ({
+        eventId: event.id,
+        key: `studio-load-${n}`,
+        source: 'browser' as const,
+        startedAt: new Date(),
+      })),
+    );
+    const oneMore = await uploadChunk(
+      creator,
+      event.id,
+      { segment: 'studio-one-more', index: 0, elapsedMs: 0 },
+      chunk,
+    );
+    expect(oneMore.statusCode).toBe(409);
+    const last = await uploadChunk(
+      creator,
+      event.id,
+      { segment: `studio-load-${RECORDING_MAX_SEGMENTS - 1}`, index: 0, elapsedMs: 0 },
+      chunk,
+    );
+    expect(last.statusCode).toBe(200);
   });
 
   it('is not recorded during a rehearsal, nor when its creator turned replays off', async () => {
