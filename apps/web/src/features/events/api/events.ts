@@ -77,6 +77,15 @@ export function useDeleteEvent() {
   });
 }
 
+/** DELETE /events/{id}/replay: the event's replay and its files are removed; its fans cannot watch it. */
+export function useDeleteReplay() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number) => api.delete(`/events/${id}/replay`),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.events.all }),
+  });
+}
+
 /** POST /events/{id}/cancel: every buyer is refunded, so their tickets and the earnings change too. */
 export function useCancelEvent() {
   const queryClient = useQueryClient();

@@ -10,20 +10,55 @@ type ConfirmDeleteProps = {
   onConfirm: (event: Event) => void;
 };
 
-export function ConfirmDeleteDialog({ event, isDeleting, onCancel, onConfirm }: ConfirmDeleteProps) {
+/** Asks before something of the event is deleted for good, in the words of what is deleted. */
+function ConfirmDeletion({
+  event,
+  isDeleting,
+  onCancel,
+  onConfirm,
+  title,
+  question,
+  keep,
+  remove,
+}: ConfirmDeleteProps & { title: string; question: string; keep: string; remove: string }) {
   return (
-    <Modal open={event !== null} onClose={onCancel} title="Delete Event">
-      <p className="text-slate-700">{`Are you sure you want to delete the event "${event?.name ?? ''}"?`}</p>
+    <Modal open={event !== null} onClose={onCancel} title={title}>
+      <p className="text-slate-700">{question}</p>
       <p className="text-sm text-slate-500">This action cannot be undone.</p>
       <div className="flex justify-end gap-3">
         <Button variant="secondary" onClick={onCancel}>
-          Cancel
+          {keep}
         </Button>
         <Button variant="danger" disabled={isDeleting} onClick={() => event && onConfirm(event)}>
-          {isDeleting ? 'Deleting...' : 'Delete'}
+          {isDeleting ? 'Deleting...' : remove}
         </Button>
       </div>
     </Modal>
+  );
+}
+
+export function ConfirmDeleteDialog(props: ConfirmDeleteProps) {
+  return (
+    <ConfirmDeletion
+      {...props}
+      title="Delete Event"
+      question={`Are you sure you want to delete the event "${props.event?.name ?? ''}"?`}
+      keep="Cancel"
+      remove="Delete"
+    />
+  );
+}
+
+/** Asks before the replay of an event's show is deleted: its ticket holders lose it. */
+export function ConfirmDeleteReplayDialog(props: ConfirmDeleteProps) {
+  return (
+    <ConfirmDeletion
+      {...props}
+      title="Delete the replay?"
+      question={`The replay of "${props.event?.name ?? ''}" will be deleted, and its ticket holders will no longer be able to watch it.`}
+      keep="Keep the replay"
+      remove="Delete replay"
+    />
   );
 }
 

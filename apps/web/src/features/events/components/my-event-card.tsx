@@ -14,13 +14,15 @@ type MyEventCardProps = {
   event: Event;
   onDelete: (event: Event) => void;
   onCancel: (event: Event) => void;
+  onDeleteReplay: (event: Event) => void;
 };
 
 /**
  * A card of My Events: Edit only before the event starts, Start Stream only while it is active (spec §4),
- * Cancel until it ends. A cancelled event is over for good: it offers neither Edit nor Start Stream.
+ * Cancel until it ends, Delete replay once one is ready. A cancelled event is over for good: it offers
+ * neither Edit nor Start Stream.
  */
-export function MyEventCard({ event, onDelete, onCancel }: MyEventCardProps) {
+export function MyEventCard({ event, onDelete, onCancel, onDeleteReplay }: MyEventCardProps) {
   const isCancelled = event.cancelledAt !== null;
   const timeZone = useTimeZone();
   return (
@@ -54,6 +56,11 @@ export function MyEventCard({ event, onDelete, onCancel }: MyEventCardProps) {
           {canCancel(event) ? (
             <Button variant="secondary" size="sm" onClick={() => onCancel(event)}>
               Cancel event
+            </Button>
+          ) : null}
+          {event.hasReplay ? (
+            <Button variant="secondary" size="sm" onClick={() => onDeleteReplay(event)}>
+              Delete replay
             </Button>
           ) : null}
           <button

@@ -234,6 +234,41 @@ describe('my events', () => {
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
   });
 
+  it('offers Delete replay on an event with a replay, and deletes it after confirmation', async () => {
+    let events = [
+      anEvent({ id: 5, name: 'Recorded', date: daysFromNow(-1), hasReplay: true }),
+      anEvent({ id: 6, name: 'Unrecorded', date: daysFromNow(-1) }),
+    ];
+    const calls = stubApi({
+      ...signedInAs(creator),
+      [myEvents]: () => ({ body: events }),
+      'DELETE /events/5/replay': () => {
+        events = events.map((event) => (event.id === 5 ? { ...event, hasReplay: false } : event));
+        return { status: 204 };
+      },
+    });
+    const { user } = renderApp('/creators/dashboard/my-events');
+
+    const recorded = await screen.findByRole('article', { name: 'Recorded' });
+    expect(
+      within(screen.getByRole('article', { name: 'Unrecorded' })).queryByRole('button', {
+        name: 'Delete replay',
+      }),
+    ).not.toBeInTheDocument();
+    await user.click(within(recorded).getByRole('button', { name: 'Delete replay' }));
+    const dialog = screen.getByRole('dialog', { name: 'Delete the replay?' });
+    // Kept: nothing is sent.
+    await user.click(within(dialog).getByRole('button', { name: 'Keep the replay' }));
+    expect(calls.some(({ method }) => method === 'DELETE')).toBe(false);
+
+    await user.click(within(recorded).getByRole('button', { name: 'Delete replay' }));
+    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Delete replay' }));
+    expect(await screen.findByText('Replay deleted.')).toBeInTheDocument();
+    await waitFor(() =>
+      expect(within(recorded).queryByRole('button', { name: 'Delete replay' })).not.toBeInTheDocument(),
+    );
+  });
+
   it('leaves the event alone when the creator cancels', async () => {
     const calls = stubApi({
       ...signedInAs(creator),

@@ -12,9 +12,19 @@ import { errorMessage } from '../../../lib/api-client';
 import { notify } from '../../../lib/notify';
 import { useCurrentUser } from '../../../lib/session';
 import { useDocumentTitle } from '../../../lib/use-document-title';
-import { useCancelEvent, useCreatorEvents, useDeleteEvent, useEventEarnings } from '../api/events';
+import {
+  useCancelEvent,
+  useCreatorEvents,
+  useDeleteEvent,
+  useDeleteReplay,
+  useEventEarnings,
+} from '../api/events';
 import { ConfirmCancelDialog } from '../components/cancel-event-dialog';
-import { ConfirmDeleteDialog, ErrorDialog } from '../components/delete-event-dialogs';
+import {
+  ConfirmDeleteDialog,
+  ConfirmDeleteReplayDialog,
+  ErrorDialog,
+} from '../components/delete-event-dialogs';
 import { MyEventCard } from '../components/my-event-card';
 import { cancellationPenalty, isLateCancellation } from '../lib/cancellation';
 
@@ -26,6 +36,8 @@ export function MyEventsRoute() {
   const cancelEvent = useCancelEvent();
   const [toDelete, setToDelete] = useState<Event | null>(null);
   const [toCancel, setToCancel] = useState<Event | null>(null);
+  const deleteReplay = useDeleteReplay();
+  const [replayToDelete, setReplayToDelete] = useState<Event | null>(null);
   const [actionError, setActionError] = useState<string | null>(null);
   // The failure (by its time) the user closed the modal on: a later failed reload opens it again.
   const [dismissedErrorAt, setDismissedErrorAt] = useState(0);
@@ -46,6 +58,17 @@ export function MyEventsRoute() {
       setActionError(errorMessage(error, 'Error deleting event'));
     } finally {
       setToDelete(null);
+    }
+  };
+
+  const confirmDeleteReplay = async (event: Event) => {
+    try {
+      await deleteReplay.mutateAsync(event.id);
+      notify('Replay deleted.', 'success');
+    } catch (error) {
+      setActionError(errorMessage(error, 'Error deleting replay'));
+    } finally {
+      setReplayToDelete(null);
     }
   };
 
@@ -84,7 +107,12 @@ export function MyEventsRoute() {
           <ul className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
             {events.data.map((event) => (
               <li key={event.id}>
-                <MyEventCard event={event} onDelete={setToDelete} onCancel={setToCancel} />
+                <MyEventCard
+                  event={event}
+                  onDelete={setToDelete}
+                  onCancel={setToCancel}
+                  onDeleteReplay={setReplayToDelete}
+                />
               </li>
             ))}
           </ul>
@@ -96,6 +124,12 @@ export function MyEventsRoute() {
         isDeleting={deleteEvent.isPending}
         onCancel={() => setToDelete(null)}
         onConfirm={confirmDelete}
+      />
+      <ConfirmDeleteReplayDialog
+        event={replayToDelete}
+        isDeleting={deleteReplay.isPending}
+        onCancel={() => setReplayToDelete(null)}
+        onConfirm={confirmDeleteReplay}
       />
       <ConfirmCancelDialog
         event={toCancel}
