@@ -1,7 +1,5 @@
-import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import type { Config } from '../../config';
 import { probeDurationS, runTool } from './media-tools';
 import type { ReplaySegmentRow } from './replays.tables';
@@ -87,17 +85,17 @@ export async function assembleReplay(
   for (const [n, segment] of segments.entries()) {
     const file = path.join(work, `part-${n}.webm`);
     if (segment.source === 'browser') {
+      // The chunks, one after the other, are the one WebM stream MediaRecorder made.
       const joined = path.join(work, `part-${n}.joined.webm`);
-      const out = createWriteStream(joined);
-      for (let index = 0; index < segment.chunks; index++) {
-        await pipeline(createReadStream(chunkFile(config, eventId, segment.key, index)), out, {
-          end: false,
-          signal,
-        });
+      const out = await open(joined, 'w');
+      try {
+        for (let index = 0; index < segment.chunks; index++) {
+          signal.throwIfAborted();
+          await out.write(await readFile(chunkFile(config, eventId, segment.key, index)));
+        }
+      } finally {
+        await out.close();
       }
-      await new Promise<void>((resolve, reject) =>
-        out.end((error?: Error | null) => (error ? reject(error) : resolve())),
-      );
       // -c copy: the studio's VP8 and Opus as they are; the remux writes the duration and the cues
       // (the index a player seeks by) that a recording still under way could not.
       await runTool('ffmpeg', ['-v', 'error', '-y', '-i', joined, '-c', 'copy', file], { signal });
