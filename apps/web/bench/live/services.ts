@@ -37,15 +37,19 @@ export interface BenchServer extends RunningServer {
 
 /**
  * The built Stagedoor server as a child process (so its CPU is its own), in Janus mode when `janus` is
- * given, else peer to peer. The bench registers hundreds of accounts from one address.
+ * given, else peer to peer; `env` adds settings. The bench registers hundreds of accounts from one address.
  */
-export async function startBenchServer(janus?: BenchJanus): Promise<BenchServer> {
+export async function startBenchServer(
+  janus?: BenchJanus,
+  env: Record<string, string> = {},
+): Promise<BenchServer> {
   const before = new Set(childPids(process.pid));
   const server = await startBuiltServer({
     AUTH_RATE_LIMIT_PER_MINUTE: '100000',
     ...(janus
       ? { JANUS_URL: janus.url, JANUS_API_SECRET: janus.apiSecret, JANUS_ADMIN_KEY: janus.adminKey }
       : {}),
+    ...env,
   });
   const pid = childPids(process.pid).find(
     (child) => !before.has(child) && commandLineOf(child)?.includes('dist/server.js'),

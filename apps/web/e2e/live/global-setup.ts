@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startCoturnServer } from '../../../server/test/coturn-server';
 import { startJanusServer } from '../../../server/test/janus-server';
@@ -41,6 +44,11 @@ export default async function setup(project: TestProject) {
     stops.push(redis.stop);
     const postgres = await startPostgresServer();
     stops.push(postgres.stop);
+    // One DATA_DIR for every instance, as docs/live.md asks of a deployment that records: the instance
+    // that processes a replay reads what the studio posted to another, and Janus's recordings. Short
+    // and absolute (/tmp/stagedoor-live-XXXXXX): Janus writes there, as the same user.
+    const dataDir = await mkdtemp(join(tmpdir(), 'stagedoor-live-'));
+    stops.push(() => rm(dataDir, { recursive: true, force: true }));
 
     const deployment = {
       DATABASE_URL: postgres.url,
@@ -54,6 +62,9 @@ export default async function setup(project: TestProject) {
       TURN_SECRET: turn.secret,
       // Enough to reload a studio and click Resume; short enough to watch a lost show end.
       STREAM_GRACE_MS: String(GRACE_MS),
+      DATA_DIR: dataDir,
+      // A show's replay is processed within half a second of its end: the journey waits for the work only.
+      REPLAY_INTERVAL_MS: '500',
     };
     // One after the other: the first runs the migrations.
     const a = await startBuiltServer(deployment);

@@ -1,0 +1,182 @@
+import { ZReplay, ZReplayChat, type Replay } from '@stagedoor/shared/replays';
+import type { Page, Response } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { launchStudioAndAudience, type StudioAndAudience } from '../support/chromium';
+import { authorized } from '../support/factories';
+import { endShow, goLive, signedIn, watch } from '../support/live-pages';
+import { expectPlaying, liveShow, type Show } from '../support/stream';
+
+let browsers: StudioAndAudience;
+beforeAll(async () => {
+  browsers = await launchStudioAndAudience();
+});
+afterAll(() => browsers.close());
+
+const liveA = inject('liveA');
+/** How long the show stays public: long enough for two chat messages far apart. */
+const SHOW_MS = 32_000;
+/** When the fan writes, in ms after the show went public. */
+const CHAT_AT_MS = [6_000, 20_000];
+/** Global setup runs the job every 500 ms: Stop → ready is the processing, a few seconds. */
+const READY_TIMEOUT_MS = 120_000;
+
+async function newShow(): Promise<Show> {
+  const context = await browsers.audience.newContext({ baseURL: liveA });
+  try {
+    return await liveShow(context.request, 1);
+  } finally {
+    await context.close();
+  }
+}
+
+const api = (path: string, token: string) => fetch(`${liveA}${path}`, { headers: authorized(token) });
+
+async function replayOf(eventId: number, token: string): Promise<Replay> {
+  const response = await api(`/api/events/${eventId}/replay`, token);
+  expect(response.status, await response.clone().text()).toBe(200);
+  return ZReplay.parse(await response.json());
+}
+
+async function sendChat(page: Page, text: string): Promise<void> {
+  await page.getByLabel('Message').fill(text);
+  await page.getByRole('button', { name: 'Send' }).click();
+  // The server's echo: the message is stored.
+  await page.getByText(text).waitFor();
+}
+
+/** The playing position of the page's replay <video>. */
+const currentTime = (page: Page) =>
+  page.evaluate(() => document.querySelector<HTMLVideoElement>('video#replay')?.currentTime ?? -1);
+
+describe('a replay of a show through Janus', () => {
+  it('is ready within 2 minutes of Stop, as long as the show, plays and seeks for a ticket holder, with the chat in place', async () => {
+    const show = await newShow();
+    const studio = await goLive(await signedIn(browsers.studio, liveA, show.creator), show.eventId);
+    // "Stop Stream" shows once the server took the start: the show is public from about now.
+    const publicAt = Date.now();
+    const view = await watch(await signedIn(browsers.audience, liveA, show.fan), show.eventId);
+    await expectPlaying(view);
+
+    const sent: { content: string; atS: number }[] = [];
+    for (const [index, at] of CHAT_AT_MS.entries()) {
+      await view.waitForTimeout(Math.max(0, publicAt + at - Date.now()));
+      const content = `Replay message ${index + 1} ${Date.now().toString(36)}`;
+      sent.push({ content, atS: (Date.now() - publicAt) / 1000 });
+      await sendChat(view, content);
+    }
+    await studio.waitForTimeout(Math.max(0, publicAt + SHOW_MS - Date.now()));
+    await endShow(studio);
+    const stoppedAt = Date.now();
+    const publicS = (stoppedAt - publicAt) / 1000;
+    await view.getByRole('heading', { name: 'The show has ended' }).waitFor();
+
+    let replay: Replay = { status: 'none' };
+    await expect
+      .poll(
+        async () => {
+          replay = await replayOf(show.eventId, show.fan.token);
+          return replay.status;
+        },
+        { timeout: READY_TIMEOUT_MS, interval: 500 },
+      )
+      .toBe('ready');
+    const readyS = (Date.now() - stoppedAt) / 1000;
+    console.info(
+      `public ${publicS.toFixed(1)} s, replay ${replay.durationS} s, ready ${readyS.toFixed(1)} s after Stop`,
+    );
+    expect(replay.durationS).toBeGreaterThan(publicS - 3);
+    expect(replay.durationS).toBeLessThan(publicS + 3);
+    const { url } = replay;
+    if (!url) throw new Error('a ready replay has an address');
+
+    // The chat, each message where it was said.
+    const chat = await api(`/api/events/${show.eventId}/chat`, show.fan.token);
+    expect(chat.status).toBe(200);
+    const { messages } = ZReplayChat.parse(await chat.json());
+    expect(messages.map(({ content }) => content)).toEqual(sent.map(({ content }) => content));
+    for (const [index, message] of messages.entries()) {
+      const atS = sent[index]?.atS ?? NaN;
+      console.info(
+        `"${message.content}": sent ${atS.toFixed(1)} s into the show, offsetS ${message.offsetS}`,
+      );
+      expect(Math.abs(message.offsetS - atS)).toBeLessThan(2);
+    }
+
+    // The fan's browser plays the signed address in a <video> of a same-origin page: it plays on.
+    const player = await (await signedIn(browsers.audience, liveA, show.fan)).newPage();
+    await player.goto('/');
+    await player.evaluate((src) => {
+      const video = document.createElement('video');
+      video.id = 'replay';
+      video.muted = true;
+      video.src = src;
+      document.body.append(video);
+      void video.play();
+    }, url);
+    await expect.poll(() => currentTime(player), { timeout: 20_000 }).toBeGreaterThan(1);
+    const duration = await player.evaluate(
+      () => document.querySelector<HTMLVideoElement>('video#replay')?.duration ?? NaN,
+    );
+    expect(Math.abs(duration - (replay.durationS ?? NaN))).toBeLessThan(1);
+    await player.context().close();
+
+    // A seek to the middle: in a fresh context (an empty cache), with only the file's start loaded
+    // (preload metadata: the header and the Cues, at the front), Chromium asks for the middle's bytes.
+    const seeker = await (await signedIn(browsers.audience, liveA, show.fan)).newPage();
+    const answers: { status: number; range: string | undefined }[] = [];
+    seeker.on('response', (response: Response) => {
+      if (response.url().includes('/replay/file'))
+        answers.push({ status: response.status(), range: response.request().headers().range });
+    });
+    await seeker.goto('/');
+    await seeker.evaluate(
+      (src) =>
+        new Promise<void>((resolve) => {
+          const video = document.createElement('video');
+          video.id = 'replay';
+          video.muted = true;
+          video.preload = 'metadata';
+          video.addEventListener('loadedmetadata', () => resolve(), { once: true });
+          video.src = src;
+          document.body.append(video);
+        }),
+      url,
+    );
+    const beforeSeek = answers.length;
+    const middle = duration / 2;
+    await seeker.evaluate(async (to) => {
+      const video = document.querySelector<HTMLVideoElement>('video#replay');
+      if (!video) throw new Error('no replay video');
+      const seeked = new Promise((resolve) => video.addEventListener('seeked', resolve, { once: true }));
+      video.currentTime = to;
+      await seeked;
+      await video.play();
+    }, middle);
+    await expect.poll(() => currentTime(seeker), { timeout: 10_000 }).toBeGreaterThan(middle + 1);
+    console.info(
+      `replay file answers: ${answers.map(({ status, range }, index) => `${index === beforeSeek ? '| seek | ' : ''}${status} (${range ?? 'no range'})`).join(', ')}`,
+    );
+    for (const { status } of answers) expect(status).toBe(206);
+    const fromTheMiddle = answers
+      .slice(beforeSeek)
+      .filter(({ range }) => Number(/^bytes=(\d+)-/.exec(range ?? '')?.[1] ?? 0) > 0);
+    expect(fromTheMiddle.length, 'a range request for the middle').toBeGreaterThan(0);
+    await seeker.context().close();
+
+    // Nobody else: no replay without a ticket, no file without a valid signature.
+    expect((await api(`/api/events/${show.eventId}/replay`, show.stranger.token)).status).toBe(403);
+    const signed = new URL(url, liveA);
+    const altered = new URL(signed);
+    const signature = signed.searchParams.get('signature') ?? '';
+    altered.searchParams.set('signature', `${signature.slice(0, -1)}${signature.endsWith('A') ? 'B' : 'A'}`);
+    expect((await api(altered.pathname + altered.search, show.stranger.token)).status).toBe(403);
+    const extended = new URL(signed);
+    extended.searchParams.set('expires', String(Date.now() + 24 * 60 * 60 * 1000));
+    expect((await api(extended.pathname + extended.search, show.stranger.token)).status).toBe(403);
+    const elsewhere = new URL(signed.pathname.replace(`/${show.eventId}/`, `/${show.eventId + 1}/`), liveA);
+    elsewhere.search = signed.search;
+    expect((await api(elsewhere.pathname + elsewhere.search, show.stranger.token)).status).toBe(403);
+    // The address as signed plays, for the fan's browser it was given to.
+    expect((await fetch(signed, { headers: { range: 'bytes=0-0' } })).status).toBe(206);
+  });
+});
