@@ -15,6 +15,7 @@ describe('my tickets', () => {
             name: `Show ${from + index}`,
             image: null,
             date: '2030-03-05T18:30:00.000Z',
+            hasReplay: false,
           },
         }),
       );
@@ -47,7 +48,13 @@ describe('my tickets', () => {
           anOrder({
             quantity: 2,
             totalAmount: 50,
-            event: { id: 4, name: 'Jazz Night', image: null, date: '2030-03-05T18:30:00.000Z' },
+            event: {
+              id: 4,
+              name: 'Jazz Night',
+              image: null,
+              date: '2030-03-05T18:30:00.000Z',
+              hasReplay: false,
+            },
           }),
         ],
       },
@@ -67,7 +74,13 @@ describe('my tickets', () => {
   });
 
   it('badges each order by its status: only a completed one opens the stream, a pending one can be paid', async () => {
-    const event = (id: number, name: string) => ({ id, name, image: null, date: '2030-03-05T18:30:00.000Z' });
+    const event = (id: number, name: string) => ({
+      id,
+      name,
+      image: null,
+      date: '2030-03-05T18:30:00.000Z',
+      hasReplay: false,
+    });
     const checkoutUrl = 'https://checkout.stripe.com/c/pay/cs_test_1';
     stubApi({
       ...signedInAs(aUser()),
@@ -160,7 +173,15 @@ describe('my tickets', () => {
       ...signedInAs(aUser({ timeZone: 'America/Los_Angeles' })),
       'GET /orders': {
         body: [
-          anOrder({ event: { id: 4, name: 'Jazz Night', image: null, date: '2030-03-06T02:30:00.000Z' } }),
+          anOrder({
+            event: {
+              id: 4,
+              name: 'Jazz Night',
+              image: null,
+              date: '2030-03-06T02:30:00.000Z',
+              hasReplay: false,
+            },
+          }),
         ],
       },
     });
@@ -178,6 +199,7 @@ describe('my tickets', () => {
       name,
       image: null,
       date,
+      hasReplay: false,
     });
     const refusal = 'They would hold more than the 10 tickets one fan may have for this event';
     const calls = stubApi({
