@@ -71,6 +71,39 @@ describe('my tickets', () => {
       'href',
       '/events/4/stream',
     );
+    expect(within(card).queryByRole('link', { name: 'Watch the replay' })).not.toBeInTheDocument();
+  });
+
+  it('offers "Watch the replay" on a ticket whose show has a replay ready, and only there', async () => {
+    const past = '2026-03-05T18:30:00.000Z';
+    stubApi({
+      ...signedInAs(aUser()),
+      'GET /orders': {
+        body: [
+          anOrder({ id: 1, event: { id: 4, name: 'Replayed', image: null, date: past, hasReplay: true } }),
+          anOrder({
+            id: 2,
+            event: { id: 5, name: 'Not recorded', image: null, date: past, hasReplay: false },
+          }),
+          anOrder({
+            id: 3,
+            givenTo: 'bo@example.com',
+            event: { id: 6, name: 'Given away', image: null, date: past, hasReplay: true },
+          }),
+        ],
+      },
+    });
+    renderApp('/user/dashboard/my-tickets');
+
+    const replayed = await screen.findByRole('article', { name: 'Replayed' });
+    expect(within(replayed).getByRole('link', { name: 'Watch the replay' })).toHaveAttribute(
+      'href',
+      '/events/4/stream',
+    );
+    for (const name of ['Not recorded', 'Given away']) {
+      const card = screen.getByRole('article', { name });
+      expect(within(card).queryByRole('link', { name: 'Watch the replay' })).not.toBeInTheDocument();
+    }
   });
 
   it('badges each order by its status: only a completed one opens the stream, a pending one can be paid', async () => {
