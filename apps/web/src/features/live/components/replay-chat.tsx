@@ -41,7 +41,7 @@ export function ReplayChat({ messages, isError, onRetry, seconds }: ReplayChatPr
       <div
         ref={listRef}
         role="log"
-        aria-label="Chat messages"
+        aria-label="Conversation"
         onScroll={({ currentTarget: list }) => {
           followsNewest.current = list.scrollHeight - list.scrollTop - list.clientHeight < STICKY_BOTTOM_PX;
         }}

@@ -56,7 +56,7 @@ export function StreamChat({ socket, isConnected, eventId, user, isModerator }: 
       <div
         ref={listRef}
         role="log"
-        aria-label="Chat messages"
+        aria-label="Conversation"
         onScroll={({ currentTarget: list }) => {
           followsNewest.current = list.scrollHeight - list.scrollTop - list.clientHeight < STICKY_BOTTOM_PX;
         }}

@@ -179,7 +179,7 @@ describe('the replay on the stream page', () => {
     await openStreamPage({ endShow: true });
     const video = await waitFor(replayVideo);
     const chat = screen.getByRole('complementary', { name: 'Chat' });
-    const log = within(chat).getByRole('log', { name: 'Chat messages' });
+    const log = within(chat).getByRole('log', { name: 'Conversation' });
     const said = () =>
       within(log)
         .queryAllByRole('listitem')
