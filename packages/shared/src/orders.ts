@@ -86,6 +86,8 @@ export const ZOrder = z.object({
     image: z.string().nullable(),
     /** ISO 8601, UTC. */
     date: z.string(),
+    /** A replay of its show is ready (events.ts `hasReplay`): My Tickets offers it. */
+    hasReplay: z.boolean(),
   }),
 });
 export type Order = z.infer<typeof ZOrder>;

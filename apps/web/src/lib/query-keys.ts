@@ -40,6 +40,8 @@ export const queryKeys = {
   live: {
     config: (eventId: number) => ['live', 'config', eventId] as const,
     status: (eventId: number) => ['live', 'status', eventId] as const,
+    replay: (eventId: number) => ['live', 'replay', eventId] as const,
+    replayChat: (eventId: number) => ['live', 'replay-chat', eventId] as const,
   },
   profile: (role: string, accountId: number) => ['profile', role, accountId] as const,
   users: {

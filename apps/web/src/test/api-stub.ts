@@ -168,7 +168,7 @@ export function anOrder(overrides: Partial<Order> = {}): Order {
     refundStatus: null,
     givenTo: null,
     giftFrom: null,
-    event: { id: 4, name: 'Jazz Night', image: 'jazz.png', date: daysFromNow(7) },
+    event: { id: 4, name: 'Jazz Night', image: 'jazz.png', date: daysFromNow(7), hasReplay: false },
     ...overrides,
   };
 }

@@ -10,7 +10,7 @@ import type { OrderMailFacts } from '../mail/outbox';
 import { orders, ticketGifts, type OrderRow } from './orders.tables';
 import type { ProviderRefund } from '../payments/payments';
 
-export type OrderedEvent = Pick<EventRow, 'id' | 'name' | 'image' | 'date'>;
+export type OrderedEvent = Pick<EventRow, 'id' | 'name' | 'image' | 'date' | 'replayEnabled' | 'hasReplay'>;
 
 /** An order with the event it is for, as every answer shows it. */
 export interface OrderWithEvent {
@@ -34,7 +34,14 @@ export const MAX_OPEN_CHECKOUTS = 3;
 /** Tickets held by pending orders or sold by completed ones: what counts against stock and per-buyer limits. */
 const HOLDING_STATUSES = ['pending', 'completed'] as const;
 
-const orderedEvent = { id: events.id, name: events.name, image: events.image, date: events.date };
+const orderedEvent = {
+  id: events.id,
+  name: events.name,
+  image: events.image,
+  date: events.date,
+  replayEnabled: events.replayEnabled,
+  hasReplay: events.hasReplay,
+};
 
 /** The tickets an account holds for an event: completed plus pending orders. */
 export function ticketsHeldBy(accountId: number, eventId: number): SQL<number> {

@@ -422,7 +422,14 @@ function toOrder({ order, event }: OrderWithEvent): Order {
     refundStatus: order.status === 'refunded' ? order.refundStatus : null,
     givenTo: null,
     giftFrom: null,
-    event: { id: event.id, name: event.name, image: event.image, date: event.date.toISOString() },
+    event: {
+      id: event.id,
+      name: event.name,
+      image: event.image,
+      date: event.date.toISOString(),
+      // As the event itself says it (events/public-event.ts): a replay turned off is not offered.
+      hasReplay: event.replayEnabled && event.hasReplay,
+    },
   };
 }
 

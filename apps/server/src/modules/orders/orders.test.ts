@@ -87,7 +87,7 @@ describe('POST /api/orders', () => {
       refundStatus: null,
       givenTo: null,
       giftFrom: null,
-      event: { id: event.id, name: event.name, image: null, date: event.date },
+      event: { id: event.id, name: event.name, image: null, date: event.date, hasReplay: false },
     });
     expect(await ticketsLeft(event.id)).toBe(7);
     expect(await storedOrdersOf(event.id)).toEqual([

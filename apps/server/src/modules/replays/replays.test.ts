@@ -140,6 +140,10 @@ describe('a show recorded by its studio', () => {
     // The event says so to everyone, for My Tickets and its page to offer the replay.
     const listed = await api(app, { method: 'GET', url: `/api/events/${event.id}` });
     expect(listed.json()).toMatchObject({ hasReplay: true });
+    const tickets = await api(app, { method: 'GET', url: '/api/orders', headers: authHeader(fan.token) });
+    expect(tickets.json()).toEqual([
+      expect.objectContaining({ event: expect.objectContaining({ hasReplay: true }) }),
+    ]);
 
     // Seeking: a range in the middle is answered 206 with exactly those bytes.
     const whole = await api(app, { method: 'GET', url: replay.url });

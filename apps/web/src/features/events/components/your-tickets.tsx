@@ -1,6 +1,6 @@
 import type { Event } from '@stagedoor/shared/events';
 import { counted } from '@stagedoor/shared/words';
-import { CalendarPlus, Radio, Ticket } from 'lucide-react';
+import { CalendarPlus, History, Radio, Ticket } from 'lucide-react';
 import { useId } from 'react';
 import { Badge } from '../../../components/ui/badge';
 import { ButtonAnchor, ButtonLink } from '../../../components/ui/button';
@@ -22,7 +22,8 @@ type YourTicketsProps = {
 
 /**
  * What a ticket holder comes back to the event page for: how many tickets they hold, how long until
- * the show, the way in once it is live, and the show in their calendar.
+ * the show, the way in once it is live (or to its replay, once one is ready), and the show in their
+ * calendar.
  */
 export function YourTickets({ event, count, phase, now, isLive, pageUrl }: YourTicketsProps) {
   const headingId = useId();
@@ -45,6 +46,11 @@ export function YourTickets({ event, count, phase, now, isLive, pageUrl }: YourT
               Watch now
             </ButtonLink>
           </div>
+        ) : event.hasReplay ? (
+          <ButtonLink to={paths.eventStream(event.id)} size="lg">
+            <History aria-hidden className="size-5" />
+            Watch the replay
+          </ButtonLink>
         ) : phase === 'upcoming' ? (
           <div className="space-y-2">
             <p className="text-sm text-slate-600">The show starts in</p>

@@ -105,6 +105,48 @@ describe('the event page for a ticket holder', () => {
     expect(google.searchParams.get('location')).toBe('http://localhost:3000/events/4');
   });
 
+  it('offers a ticket holder "Watch the replay" once a replay of the show is ready', async () => {
+    stubApi({
+      ...signedInAs(aUser()),
+      'GET /events/4': { body: anEvent({ date: hoursFromNow(-3), hasReplay: true }) },
+      'GET /orders/summary': { body: { orders: 1, tickets: 1 } },
+    });
+    renderApp('/events/4');
+
+    expect(await screen.findByRole('link', { name: 'Watch the replay' })).toHaveAttribute(
+      'href',
+      '/events/4/stream',
+    );
+    expect(screen.getByRole('heading', { name: 'You have 1 ticket' })).toBeInTheDocument();
+  });
+
+  it('offers no replay to a ticket holder of a show without one', async () => {
+    stubApi({
+      ...signedInAs(aUser()),
+      'GET /events/4': { body: anEvent({ date: hoursFromNow(-3), hasReplay: false }) },
+      'GET /orders/summary': { body: { orders: 1, tickets: 1 } },
+    });
+    renderApp('/events/4');
+
+    await screen.findByRole('heading', { name: 'You have 1 ticket' });
+    expect(screen.queryByRole('link', { name: 'Watch the replay' })).not.toBeInTheDocument();
+  });
+
+  it('offers no replay to a fan without a ticket', async () => {
+    const calls = stubApi({
+      ...signedInAs(aUser()),
+      'GET /events/4': { body: anEvent({ date: hoursFromNow(-3), hasReplay: true }) },
+      'GET /orders/summary': { body: { orders: 0, tickets: 0 } },
+    });
+    renderApp('/events/4');
+
+    await screen.findByText('This event has ended.');
+    await waitOnRealClock(() => expect(calls.some(({ path }) => path === '/orders/summary')).toBe(true));
+    await act(async () => undefined);
+    expect(screen.queryByRole('heading', { name: /^You have/ })).not.toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Watch the replay' })).not.toBeInTheDocument();
+  });
+
   it('asks every 15 seconds around the show whether it is live, and offers "Watch now" once it is', async () => {
     const advance = controlClock();
     let live = false;

@@ -1,12 +1,12 @@
 import type { SessionUser } from '@stagedoor/shared/accounts';
 import { CHAT_MESSAGE_MAX_LENGTH } from '@stagedoor/shared/limits';
-import type { ChatMessage } from '@stagedoor/shared/live';
-import { Ban, BadgeCheck, SendHorizontal, Trash2 } from 'lucide-react';
-import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { SendHorizontal } from 'lucide-react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Button } from '../../../components/ui/button';
 import type { LiveSocket } from '../../../lib/socket';
 import { useChat } from '../hooks/use-chat';
 import { formatWallTime } from '../../../lib/format';
+import { ChatLine } from './chat-line';
 
 type StreamChatProps = {
   socket: LiveSocket | null;
@@ -55,6 +55,8 @@ export function StreamChat({ socket, isConnected, eventId, user, isModerator }: 
       ) : null}
       <div
         ref={listRef}
+        role="log"
+        aria-label="Conversation"
         onScroll={({ currentTarget: list }) => {
           followsNewest.current = list.scrollHeight - list.scrollTop - list.clientHeight < STICKY_BOTTOM_PX;
         }}
@@ -66,10 +68,15 @@ export function StreamChat({ socket, isConnected, eventId, user, isModerator }: 
               <ChatLine
                 key={message.id}
                 message={message}
-                timeZone={user.timeZone}
-                canModerate={isModerator && message.userId !== user.id}
-                onDelete={() => void chat.deleteMessage(message)}
-                onMute={() => void chat.muteAuthor(message)}
+                time={wallTimeOf(message.timestamp, user.timeZone)}
+                moderation={
+                  isModerator && message.userId !== user.id
+                    ? {
+                        onDelete: () => void chat.deleteMessage(message),
+                        onMute: () => void chat.muteAuthor(message),
+                      }
+                    : null
+                }
               />
             ))}
           </ol>
@@ -100,97 +107,8 @@ export function StreamChat({ socket, isConnected, eventId, user, isModerator }: 
   );
 }
 
-type ChatLineProps = {
-  message: ChatMessage;
-  /** The reader's zone: times read as on every other screen, `7:05 PM`. */
-  timeZone: string;
-  canModerate: boolean;
-  onDelete: () => void;
-  onMute: () => void;
-};
-
-function ChatLine({ message, timeZone, canModerate, onDelete, onMute }: ChatLineProps) {
-  return (
-    <li className="group flex gap-2.5">
-      <ChatAvatar name={message.username} src={message.userAvatar} />
-      <div className="min-w-0 flex-1">
-        <p className="flex flex-wrap items-baseline gap-x-2 gap-y-0.5 text-xs">
-          <span className="font-semibold text-white">{message.username}</span>
-          {message.isCreator ? <CreatorBadge /> : null}
-          <time dateTime={new Date(message.timestamp).toISOString()} className="text-slate-400">
-            {formatWallTime(new Date(message.timestamp).toISOString(), timeZone)}
-          </time>
-        </p>
-        <p className="text-sm break-words whitespace-pre-wrap text-slate-200">{message.content}</p>
-      </div>
-      {canModerate ? (
-        <div className="flex shrink-0 items-start gap-1">
-          <IconButton label={`Delete comment by ${message.username}`} onClick={onDelete}>
-            <Trash2 aria-hidden className="size-4" />
-          </IconButton>
-          <IconButton label={`Mute ${message.username}`} onClick={onMute}>
-            <Ban aria-hidden className="size-4" />
-          </IconButton>
-        </div>
-      ) : null}
-    </li>
-  );
-}
-
-/**
- * Marks the event creator's messages. The server sets `isCreator`, and shows a fan whose name reads as
- * the creator's with their nickname: a name alone never passes for the creator's.
- */
-function CreatorBadge() {
-  return (
-    <span className="inline-flex items-center gap-1 self-center rounded-full bg-brand-500/15 px-1.5 py-px text-[0.6875rem] leading-4 font-semibold text-brand-200 ring-1 ring-brand-400/40 ring-inset">
-      <BadgeCheck aria-hidden className="size-3" />
-      Creator
-    </span>
-  );
-}
-
-function IconButton({
-  label,
-  onClick,
-  children,
-}: {
-  label: string;
-  onClick: () => void;
-  children: ReactNode;
-}) {
-  return (
-    <button
-      type="button"
-      aria-label={label}
-      title={label}
-      onClick={onClick}
-      className="rounded-md p-1 text-slate-400 hover:bg-white/10 hover:text-white focus-visible:outline-2 focus-visible:outline-brand-500"
-    >
-      {children}
-    </button>
-  );
-}
-
-/** The author's picture, or their initials when there is none or it does not load. */
-function ChatAvatar({ name, src }: { name: string; src: string | null }) {
-  const [failedSrc, setFailedSrc] = useState<string | null>(null);
-  const frame = 'mt-0.5 size-8 shrink-0 rounded-full';
-  if (!src || failedSrc === src) {
-    const initials = name
-      .split(/\s+/)
-      .slice(0, 2)
-      .map((word) => word.charAt(0))
-      .join('')
-      .toUpperCase();
-    return (
-      <span
-        aria-hidden
-        className={`${frame} flex items-center justify-center bg-brand-600 text-xs font-bold text-white`}
-      >
-        {initials}
-      </span>
-    );
-  }
-  return <img src={src} alt="" onError={() => setFailedSrc(src)} className={`${frame} object-cover`} />;
+/** When a message was written, in the reader's zone and the site's 12-hour clock (`7:05 PM`). */
+function wallTimeOf(timestamp: number, timeZone: string) {
+  const iso = new Date(timestamp).toISOString();
+  return { dateTime: iso, text: formatWallTime(iso, timeZone) };
 }

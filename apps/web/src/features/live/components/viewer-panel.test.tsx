@@ -9,6 +9,8 @@ import { anEvent } from '../../../test/api-stub';
 import { holdClock } from '../../../test/waits';
 import { FakeMediaStream, FakePeerConnection } from '../testing/fake-media';
 import { FakeSocket } from '../testing/fake-socket';
+import { useViewerStream } from '../hooks/use-viewer-stream';
+import type { Event } from '@stagedoor/shared/events';
 import { ViewerPanel } from './viewer-panel';
 
 const connected: LiveConnection = { status: 'connected' };
@@ -48,17 +50,30 @@ function serverAnswering(...answers: unknown[]) {
   return socket;
 }
 
+/** The panel as the stream page runs it: the viewer's stream beside it, no replay asked. */
+function Panel({
+  socket,
+  connection,
+  event,
+}: {
+  socket: FakeSocket;
+  connection: LiveConnection;
+  event: Event;
+}) {
+  const viewer = useViewerStream({
+    socket: socket.asLiveSocket,
+    isConnected: connection.status === 'connected',
+    eventId: event.id,
+    userId: 7,
+    iceServers: [],
+  });
+  return <ViewerPanel viewer={viewer} connection={connection} event={event} timeZone="UTC" replay={null} />;
+}
+
 function renderPanel(socket: FakeSocket, connection: LiveConnection = connected, event = anEvent()) {
   const ui = (state: LiveConnection) => (
     <MemoryRouter>
-      <ViewerPanel
-        socket={socket.asLiveSocket}
-        connection={state}
-        event={event}
-        userId={7}
-        timeZone="UTC"
-        iceServers={[]}
-      />
+      <Panel socket={socket} connection={state} event={event} />
     </MemoryRouter>
   );
   const view = render(ui(connection));

@@ -1,24 +1,32 @@
 import type { Event } from '@stagedoor/shared/events';
+import type { ReplayStatus } from '@stagedoor/shared/replays';
 import { VolumeX } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { Button, ButtonLink } from '../../../components/ui/button';
 import { StreamVideo } from '../../../components/ui/stream-video';
 import { paths } from '../../../config/paths';
-import { viewerConnectionMessage, type LiveConnection, type LiveSocket } from '../../../lib/socket';
-import { useViewerStream } from '../hooks/use-viewer-stream';
+import { viewerConnectionMessage, type LiveConnection } from '../../../lib/socket';
+import type { useViewerStream } from '../hooks/use-viewer-stream';
 import { CREATOR_RECONNECTING_MESSAGE, type ViewerState } from '../lib/viewer-machine';
 import { PlayerControls } from './player-controls';
 import { ViewerCount } from './viewer-count';
 import { WaitingRoom } from './waiting-room';
 
+/**
+ * What the page knows of the show's replay once the show is over (the player itself shows a ready
+ * one): how it stands, or the server's reason for not saying (`unavailable`); null when not asked.
+ */
+export type ReplayNotice =
+  { status: Exclude<ReplayStatus, 'ready'> } | { status: 'unavailable'; reason: string };
+
 type ViewerPanelProps = {
-  socket: LiveSocket | null;
+  /** The viewer's stream (use-viewer-stream.ts), run by the page so it goes on while a replay plays. */
+  viewer: ReturnType<typeof useViewerStream>;
   connection: LiveConnection;
   event: Event;
-  userId: number;
   /** The viewer's zone: the waiting room says when the show starts there. */
   timeZone: string;
-  iceServers: RTCIceServer[];
+  replay: ReplayNotice | null;
 };
 
 const CONNECTING = 'Connecting to stream...';
@@ -44,15 +52,13 @@ function messageFor(connection: LiveConnection, state: ViewerState): string | nu
 }
 
 /** Everyone but the event's creator watches here (spec §4 "Stream, viewer side"). */
-export function ViewerPanel({ socket, connection, event, userId, timeZone, iceServers }: ViewerPanelProps) {
+export function ViewerPanel({ viewer, connection, event, timeZone, replay }: ViewerPanelProps) {
   const isConnected = connection.status === 'connected';
-  const { state, picture, tryAgain } = useViewerStream({
-    socket,
-    isConnected,
-    eventId: event.id,
-    userId,
-    iceServers,
-  });
+  const { state, picture, tryAgain } = viewer;
+  // A show over whose replay is being made, or could not be: no use waiting for it to start.
+  const isOver =
+    state.phase === 'ended' ||
+    (state.phase === 'waiting' && (replay?.status === 'processing' || replay?.status === 'failed'));
   // Browsers only autoplay muted video: the sound 'waits' for the viewer's first gesture anywhere.
   // Muted later with the controls, it stays off until they turn it on again.
   const [sound, setSound] = useState<'waits' | 'on' | 'off'>('waits');
@@ -113,8 +119,10 @@ export function ViewerPanel({ socket, connection, event, userId, timeZone, iceSe
         </div>
       )}
 
-      {isConnected && state.phase === 'waiting' ? <WaitingRoom event={event} timeZone={timeZone} /> : null}
-      {isConnected && state.phase === 'ended' ? <ShowEnded eventId={event.id} /> : null}
+      {isConnected && state.phase === 'waiting' && !isOver ? (
+        <WaitingRoom event={event} timeZone={timeZone} />
+      ) : null}
+      {isConnected && isOver ? <ShowEnded eventId={event.id} replay={replay} /> : null}
       {isConnected && state.refusal ? (
         <Refused eventId={event.id} refusal={state.refusal} tryAgain={tryAgain} />
       ) : null}
@@ -140,13 +148,30 @@ export function ViewerPanel({ socket, connection, event, userId, timeZone, iceSe
   );
 }
 
-/** The end-of-show screen: the creator stopped the stream on purpose, so nothing retries. */
-function ShowEnded({ eventId }: { eventId: number }) {
+/** What the end-of-show screen says of the replay, as it stands. */
+function replayText(replay: ReplayNotice | null): string {
+  switch (replay?.status) {
+    case 'processing':
+      return 'The replay will be ready a few minutes after the show. It appears here by itself.';
+    case 'failed':
+      return 'The replay of this show could not be made.';
+    case 'unavailable':
+      return replay.reason;
+    default:
+      return 'Thanks for watching. Should the creator go live again, the stream comes back here by itself.';
+  }
+}
+
+/**
+ * The end-of-show screen: the creator stopped the stream on purpose, so nothing retries; it says where
+ * the replay stands until the player takes its place.
+ */
+function ShowEnded({ eventId, replay }: { eventId: number; replay: ReplayNotice | null }) {
   return (
     <div className="absolute inset-0 flex flex-col items-center justify-center gap-3 bg-slate-950/95 p-6 text-center">
-      <h2 className="text-2xl font-bold text-white">The show has ended</h2>
-      <p className="max-w-md text-slate-300">
-        Thanks for watching. Should the creator go live again, the stream comes back here by itself.
+      <h2 className="text-xl font-bold text-white sm:text-2xl">The show has ended</h2>
+      <p role="status" className="max-w-md text-sm text-slate-300 sm:text-base">
+        {replayText(replay)}
       </p>
       <ButtonLink to={paths.eventDetails(eventId)} variant="inverse">
         Back to the event page

@@ -9,7 +9,8 @@ type Options = {
   isConnected: boolean;
   eventId: number;
   userId: number;
-  iceServers: RTCIceServer[];
+  /** The ICE servers of the stream settings; null while they load: the viewer joins once they are here. */
+  iceServers: RTCIceServer[] | null;
 };
 
 /**
@@ -26,13 +27,14 @@ export function useViewerStream({ socket, isConnected, eventId, userId, iceServe
   /** Bumped by "Try again" after a refusal, which runs the effect again. */
   const [attempt, setAttempt] = useState(0);
   // Fresh TURN credentials arrive every few minutes: the next connection takes them, the open one stays.
-  const iceServersRef = useRef(iceServers);
+  const iceServersRef = useRef(iceServers ?? []);
   useEffect(() => {
-    iceServersRef.current = iceServers;
+    iceServersRef.current = iceServers ?? [];
   });
+  const hasSettings = iceServers !== null;
 
   useEffect(() => {
-    if (!socket || !isConnected) return;
+    if (!socket || !isConnected || !hasSettings) return;
     let active = true;
     /** The connection on screen, and the one replacing it until it has a picture. */
     let shown: ViewerPeer | null = null;
@@ -135,7 +137,7 @@ export function useViewerStream({ socket, isConnected, eventId, userId, iceServe
       // Connecting again; the last count shows until the server gives a new one.
       setState((last) => ({ ...initialViewerState, viewerCount: last.viewerCount }));
     };
-  }, [socket, isConnected, eventId, userId, attempt]);
+  }, [socket, isConnected, hasSettings, eventId, userId, attempt]);
 
   return {
     state,

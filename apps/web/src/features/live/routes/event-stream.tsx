@@ -1,17 +1,17 @@
 import type { Event } from '@stagedoor/shared/events';
 import { useParams } from 'react-router';
 import { Page } from '../../../components/layout/page';
-import { Button, ButtonLink } from '../../../components/ui/button';
-import { Spinner } from '../../../components/ui/spinner';
+import { ButtonLink } from '../../../components/ui/button';
 import { paths } from '../../../config/paths';
 import { useCurrentUser } from '../../../lib/session';
 import { useLiveSocket, type LiveSocketState } from '../../../lib/socket';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useLiveConfig, useStreamEvent } from '../api/stream';
 import { BroadcasterPanel } from '../components/broadcaster-panel';
+import { SettingsGate } from '../components/settings-gate';
 import { StreamChat } from '../components/stream-chat';
 import { StreamHeader } from '../components/stream-header';
-import { ViewerPanel } from '../components/viewer-panel';
+import { ViewerStage } from '../components/viewer-stage';
 
 /** /events/{id}/stream and /creators/dashboard/events/{id}/stream (spec §2 "Event stream page"). */
 export function EventStreamRoute() {
@@ -68,32 +68,18 @@ function LiveEvent({
     <div className="flex flex-1 flex-col bg-slate-950 text-white">
       <StreamHeader event={event} />
       <div className="mx-auto grid w-full max-w-7xl flex-1 gap-6 px-4 py-6 sm:px-6 lg:grid-cols-[1fr_22rem] lg:px-8">
-        <div>
-          {config.isPending ? (
-            <Spinner label="Preparing the stream" className="aspect-video rounded-2xl bg-black" />
-          ) : config.isError ? (
-            <div className="flex aspect-video flex-col items-center justify-center gap-4 rounded-2xl bg-black p-6 text-center">
-              <p role="alert" className="text-lg font-medium">
-                The stream settings could not be loaded.
-              </p>
-              <Button variant="inverse" onClick={() => void config.refetch()}>
-                Try again
-              </Button>
+        {isBroadcaster ? (
+          <>
+            <div>
+              <SettingsGate config={config}>
+                {(settings) => <BroadcasterPanel {...live} {...settings} connection={connection} />}
+              </SettingsGate>
             </div>
-          ) : isBroadcaster ? (
-            <BroadcasterPanel {...live} {...config.data} connection={connection} />
-          ) : (
-            <ViewerPanel
-              socket={socket}
-              event={event}
-              userId={user.id}
-              timeZone={user.timeZone}
-              iceServers={config.data.iceServers}
-              connection={connection}
-            />
-          )}
-        </div>
-        <StreamChat {...live} isConnected={isConnected} user={user} isModerator={isBroadcaster} />
+            <StreamChat {...live} isConnected={isConnected} user={user} isModerator />
+          </>
+        ) : (
+          <ViewerStage socket={socket} connection={connection} event={event} user={user} config={config} />
+        )}
       </div>
     </div>
   );

@@ -2,7 +2,7 @@ import type { Order, OrderStatus } from '@stagedoor/shared/orders';
 import { imageUrls } from '@stagedoor/shared/images';
 import { phaseOf } from '@stagedoor/shared/event-state';
 import { counted } from '@stagedoor/shared/words';
-import { CalendarDays, Clock, Euro, Gift, Ticket } from 'lucide-react';
+import { CalendarDays, Clock, Euro, Gift, History, Ticket } from 'lucide-react';
 import { Badge, type BadgeTone } from '../../../components/ui/badge';
 import { ButtonAnchor, ButtonLink } from '../../../components/ui/button';
 import { MediaCard } from '../../../components/ui/media-card';
@@ -39,8 +39,8 @@ function badgeOf(order: Order) {
 
 /**
  * One order on My Tickets, badged with its status; amounts carry a euro icon (spec §9). Only a
- * completed order of the account's own is a ticket to the stream, and can be given before its show; a
- * pending one can still be paid.
+ * completed order of the account's own is a ticket to the stream (and to its replay, once one is
+ * ready), and can be given before its show; a pending one can still be paid.
  */
 export function TicketCard({ order }: { order: Order }) {
   const { event } = order;
@@ -63,6 +63,12 @@ export function TicketCard({ order }: { order: Order }) {
           {isTicket ? (
             <ButtonLink to={paths.eventStream(event.id)} size="sm">
               Acceder al Stream
+            </ButtonLink>
+          ) : null}
+          {isTicket && event.hasReplay ? (
+            <ButtonLink to={paths.eventStream(event.id)} variant="secondary" size="sm">
+              <History aria-hidden className="size-4" />
+              Watch the replay
             </ButtonLink>
           ) : null}
           {isGivable ? <GiveTickets order={order} /> : null}

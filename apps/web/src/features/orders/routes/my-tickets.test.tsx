@@ -15,6 +15,7 @@ describe('my tickets', () => {
             name: `Show ${from + index}`,
             image: null,
             date: '2030-03-05T18:30:00.000Z',
+            hasReplay: false,
           },
         }),
       );
@@ -47,7 +48,13 @@ describe('my tickets', () => {
           anOrder({
             quantity: 2,
             totalAmount: 50,
-            event: { id: 4, name: 'Jazz Night', image: null, date: '2030-03-05T18:30:00.000Z' },
+            event: {
+              id: 4,
+              name: 'Jazz Night',
+              image: null,
+              date: '2030-03-05T18:30:00.000Z',
+              hasReplay: false,
+            },
           }),
         ],
       },
@@ -64,10 +71,49 @@ describe('my tickets', () => {
       'href',
       '/events/4/stream',
     );
+    expect(within(card).queryByRole('link', { name: 'Watch the replay' })).not.toBeInTheDocument();
+  });
+
+  it('offers "Watch the replay" on a ticket whose show has a replay ready, and only there', async () => {
+    const past = '2026-03-05T18:30:00.000Z';
+    stubApi({
+      ...signedInAs(aUser()),
+      'GET /orders': {
+        body: [
+          anOrder({ id: 1, event: { id: 4, name: 'Replayed', image: null, date: past, hasReplay: true } }),
+          anOrder({
+            id: 2,
+            event: { id: 5, name: 'Not recorded', image: null, date: past, hasReplay: false },
+          }),
+          anOrder({
+            id: 3,
+            givenTo: 'bo@example.com',
+            event: { id: 6, name: 'Given away', image: null, date: past, hasReplay: true },
+          }),
+        ],
+      },
+    });
+    renderApp('/user/dashboard/my-tickets');
+
+    const replayed = await screen.findByRole('article', { name: 'Replayed' });
+    expect(within(replayed).getByRole('link', { name: 'Watch the replay' })).toHaveAttribute(
+      'href',
+      '/events/4/stream',
+    );
+    for (const name of ['Not recorded', 'Given away']) {
+      const card = screen.getByRole('article', { name });
+      expect(within(card).queryByRole('link', { name: 'Watch the replay' })).not.toBeInTheDocument();
+    }
   });
 
   it('badges each order by its status: only a completed one opens the stream, a pending one can be paid', async () => {
-    const event = (id: number, name: string) => ({ id, name, image: null, date: '2030-03-05T18:30:00.000Z' });
+    const event = (id: number, name: string) => ({
+      id,
+      name,
+      image: null,
+      date: '2030-03-05T18:30:00.000Z',
+      hasReplay: false,
+    });
     const checkoutUrl = 'https://checkout.stripe.com/c/pay/cs_test_1';
     stubApi({
       ...signedInAs(aUser()),
@@ -160,7 +206,15 @@ describe('my tickets', () => {
       ...signedInAs(aUser({ timeZone: 'America/Los_Angeles' })),
       'GET /orders': {
         body: [
-          anOrder({ event: { id: 4, name: 'Jazz Night', image: null, date: '2030-03-06T02:30:00.000Z' } }),
+          anOrder({
+            event: {
+              id: 4,
+              name: 'Jazz Night',
+              image: null,
+              date: '2030-03-06T02:30:00.000Z',
+              hasReplay: false,
+            },
+          }),
         ],
       },
     });
@@ -178,6 +232,7 @@ describe('my tickets', () => {
       name,
       image: null,
       date,
+      hasReplay: false,
     });
     const refusal = 'They would hold more than the 10 tickets one fan may have for this event';
     const calls = stubApi({
