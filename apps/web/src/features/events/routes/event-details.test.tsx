@@ -132,7 +132,7 @@ describe('the event page for a ticket holder', () => {
     expect(screen.queryByRole('link', { name: 'Watch the replay' })).not.toBeInTheDocument();
   });
 
-  it('offers no replay to a fan without a ticket', async () => {
+  it('offers no replay to a fan without a ticket, but sells them one for it', async () => {
     const calls = stubApi({
       ...signedInAs(aUser()),
       'GET /events/4': { body: anEvent({ date: hoursFromNow(-3), hasReplay: true }) },
@@ -140,7 +140,10 @@ describe('the event page for a ticket holder', () => {
     });
     renderApp('/events/4');
 
-    await screen.findByText('This event has ended.');
+    await screen.findByText(
+      'The show has ended: a ticket bought now is for its replay, to watch whenever you like.',
+    );
+    expect(screen.getByRole('button', { name: 'Purchase Ticket' })).toBeEnabled();
     await waitOnRealClock(() => expect(calls.some(({ path }) => path === '/orders/summary')).toBe(true));
     await act(async () => undefined);
     expect(screen.queryByRole('heading', { name: /^You have/ })).not.toBeInTheDocument();

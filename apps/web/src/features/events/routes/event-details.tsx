@@ -27,7 +27,7 @@ import { useIsLive } from '../api/live-status';
 import { useTicketsHeld } from '../api/orders';
 import { ShareButton } from '../components/share-button';
 import { YourTickets } from '../components/your-tickets';
-import { notForSaleText } from '../lib/for-sale';
+import { notForSaleText, replayTicketText } from '../lib/for-sale';
 import { isAroundShow } from '../lib/show-time';
 
 export function EventDetailsRoute() {
@@ -66,6 +66,7 @@ function EventDetails({ event, isRefreshing }: { event: Event; isRefreshing: boo
   const now = useNow();
   const phase = phaseOf(event.date, now);
   const notForSale = notForSaleText(event, now);
+  const forReplay = notForSale ? null : replayTicketText(event, now);
   const tickets = useTicketsHeld(user?.id ?? null, event.id);
   const ticketCount = isCancelled ? 0 : (tickets.data ?? 0);
   const isLive = useIsLive(
@@ -138,9 +139,12 @@ function EventDetails({ event, isRefreshing }: { event: Event; isRefreshing: boo
                 {notForSale}
               </p>
             ) : (
-              <Button onClick={purchase} disabled={isRefreshing} className="w-full" size="lg">
-                {isRefreshing ? 'Processing...' : 'Purchase Ticket'}
-              </Button>
+              <>
+                {forReplay ? <p className="text-sm font-medium text-brand-700">{forReplay}</p> : null}
+                <Button onClick={purchase} disabled={isRefreshing} className="w-full" size="lg">
+                  {isRefreshing ? 'Processing...' : 'Purchase Ticket'}
+                </Button>
+              </>
             )}
             {isCancelled ? null : (
               <ShareButton
