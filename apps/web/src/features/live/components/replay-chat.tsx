@@ -1,5 +1,5 @@
 import type { ReplayChatMessage } from '@stagedoor/shared/replays';
-import { useEffect, useRef } from 'react';
+import { useFollowNewest } from '../hooks/use-follow-newest';
 import { Button } from '../../../components/ui/button';
 import { formatReplayClock, replayClockDateTime, saidBy } from '../lib/replay-time';
 import { ChatLine } from './chat-line';
@@ -13,9 +13,6 @@ type ReplayChatProps = {
   seconds: number;
 };
 
-/** How close to the end (px) still counts as reading the newest messages. */
-const STICKY_BOTTOM_PX = 48;
-
 /**
  * The chat beside a replay, as it was at the moment the video shows: each message appears when the
  * replay reaches the moment it was written, and goes again when the viewer seeks back before it.
@@ -23,14 +20,7 @@ const STICKY_BOTTOM_PX = 48;
  */
 export function ReplayChat({ messages, isError, onRetry, seconds }: ReplayChatProps) {
   const shown = messages ? saidBy(messages, seconds) : [];
-  const listRef = useRef<HTMLDivElement>(null);
-  /** Whether the list follows new messages: not while the user scrolls back through older ones. */
-  const followsNewest = useRef(true);
-
-  useEffect(() => {
-    const list = listRef.current;
-    if (list && followsNewest.current) list.scrollTop = list.scrollHeight;
-  }, [shown.length]);
+  const { listRef, onScroll } = useFollowNewest(shown.length);
 
   return (
     <aside
@@ -42,9 +32,7 @@ export function ReplayChat({ messages, isError, onRetry, seconds }: ReplayChatPr
         ref={listRef}
         role="log"
         aria-label="Conversation"
-        onScroll={({ currentTarget: list }) => {
-          followsNewest.current = list.scrollHeight - list.scrollTop - list.clientHeight < STICKY_BOTTOM_PX;
-        }}
+        onScroll={onScroll}
         className="flex-1 overflow-y-auto px-4 py-3"
       >
         {shown.length ? (

@@ -1,7 +1,8 @@
 import type { SessionUser } from '@stagedoor/shared/accounts';
 import { CHAT_MESSAGE_MAX_LENGTH } from '@stagedoor/shared/limits';
 import { SendHorizontal } from 'lucide-react';
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
+import { useFollowNewest } from '../hooks/use-follow-newest';
 import { Button } from '../../../components/ui/button';
 import type { LiveSocket } from '../../../lib/socket';
 import { useChat } from '../hooks/use-chat';
@@ -17,27 +18,17 @@ type StreamChatProps = {
   isModerator: boolean;
 };
 
-/** How close to the end (px) still counts as reading the newest messages. */
-const STICKY_BOTTOM_PX = 48;
-
 export function StreamChat({ socket, isConnected, eventId, user, isModerator }: StreamChatProps) {
   const chat = useChat({ socket, isConnected, eventId, user });
   const [draft, setDraft] = useState('');
   const [isSending, setIsSending] = useState(false);
   const inputId = useId();
-  const listRef = useRef<HTMLDivElement>(null);
-  /** Whether the list follows new messages: not while the user scrolls back through older ones. */
-  const followsNewest = useRef(true);
-
-  useEffect(() => {
-    const list = listRef.current;
-    if (list && followsNewest.current) list.scrollTop = list.scrollHeight;
-  }, [chat.messages]);
+  const { listRef, onScroll, follow } = useFollowNewest(chat.messages);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setIsSending(true);
-    followsNewest.current = true;
+    follow();
     if (await chat.send(draft)) setDraft('');
     setIsSending(false);
   };
@@ -57,9 +48,7 @@ export function StreamChat({ socket, isConnected, eventId, user, isModerator }: 
         ref={listRef}
         role="log"
         aria-label="Conversation"
-        onScroll={({ currentTarget: list }) => {
-          followsNewest.current = list.scrollHeight - list.scrollTop - list.clientHeight < STICKY_BOTTOM_PX;
-        }}
+        onScroll={onScroll}
         className="flex-1 overflow-y-auto px-4 py-3"
       >
         {chat.messages.length ? (
