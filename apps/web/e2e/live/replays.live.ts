@@ -1,9 +1,10 @@
 import { ZReplay, ZReplayChat, type Replay } from '@stagedoor/shared/replays';
-import type { Page, Response } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { launchStudioAndAudience, type StudioAndAudience } from '../support/chromium';
 import { authorized } from '../support/factories';
 import { endShow, goLive, signedIn, watch } from '../support/live-pages';
+import { expectChatInTime, expectSeekInRanges, videoState } from '../support/replay';
 import { expectPlaying, liveShow, type Show } from '../support/stream';
 
 let browsers: StudioAndAudience;
@@ -43,10 +44,6 @@ async function sendChat(page: Page, text: string): Promise<void> {
   // The server's echo: the message is stored.
   await page.getByText(text).waitFor();
 }
-
-/** The playing position of the page's replay <video>. */
-const currentTime = (page: Page) =>
-  page.evaluate(() => document.querySelector<HTMLVideoElement>('video#replay')?.currentTime ?? -1);
 
 describe('a replay of a show through Janus', () => {
   it('is ready within 2 minutes of Stop, as long as the show, plays and seeks for a ticket holder, with the chat in place', async () => {
@@ -102,66 +99,18 @@ describe('a replay of a show through Janus', () => {
       expect(Math.abs(message.offsetS - atS)).toBeLessThan(2);
     }
 
-    // The fan's browser plays the signed address in a <video> of a same-origin page: it plays on.
-    const player = await (await signedIn(browsers.audience, liveA, show.fan)).newPage();
-    await player.goto('/');
-    await player.evaluate((src) => {
-      const video = document.createElement('video');
-      video.id = 'replay';
-      video.muted = true;
-      video.src = src;
-      document.body.append(video);
-      void video.play();
-    }, url);
-    await expect.poll(() => currentTime(player), { timeout: 20_000 }).toBeGreaterThan(1);
-    const duration = await player.evaluate(
-      () => document.querySelector<HTMLVideoElement>('video#replay')?.duration ?? NaN,
-    );
+    // The fan's stream page, open since the show, turns to the replay by itself: the whole show, with
+    // the chat appearing as the video reaches each message; a seek to the middle is a range request.
+    await view.getByLabel('Replay of the show').waitFor({ timeout: READY_TIMEOUT_MS });
+    await expect
+      .poll(async () => (await videoState(view)).readyState, { timeout: 30_000 })
+      .toBeGreaterThan(0);
+    const { duration } = await videoState(view);
     expect(Math.abs(duration - (replay.durationS ?? NaN))).toBeLessThan(1);
-    await player.context().close();
-
-    // A seek to the middle: in a fresh context (an empty cache), with only the file's start loaded
-    // (preload metadata: the header and the Cues, at the front), Chromium asks for the middle's bytes.
-    const seeker = await (await signedIn(browsers.audience, liveA, show.fan)).newPage();
-    const answers: { status: number; range: string | undefined }[] = [];
-    seeker.on('response', (response: Response) => {
-      if (response.url().includes('/replay/file'))
-        answers.push({ status: response.status(), range: response.request().headers().range });
-    });
-    await seeker.goto('/');
-    await seeker.evaluate(
-      (src) =>
-        new Promise<void>((resolve) => {
-          const video = document.createElement('video');
-          video.id = 'replay';
-          video.muted = true;
-          video.preload = 'metadata';
-          video.addEventListener('loadedmetadata', () => resolve(), { once: true });
-          video.src = src;
-          document.body.append(video);
-        }),
-      url,
-    );
-    const beforeSeek = answers.length;
-    const middle = duration / 2;
-    await seeker.evaluate(async (to) => {
-      const video = document.querySelector<HTMLVideoElement>('video#replay');
-      if (!video) throw new Error('no replay video');
-      const seeked = new Promise((resolve) => video.addEventListener('seeked', resolve, { once: true }));
-      video.currentTime = to;
-      await seeked;
-      await video.play();
-    }, middle);
-    await expect.poll(() => currentTime(seeker), { timeout: 10_000 }).toBeGreaterThan(middle + 1);
-    console.info(
-      `replay file answers: ${answers.map(({ status, range }, index) => `${index === beforeSeek ? '| seek | ' : ''}${status} (${range ?? 'no range'})`).join(', ')}`,
-    );
-    for (const { status } of answers) expect(status).toBe(206);
-    const fromTheMiddle = answers
-      .slice(beforeSeek)
-      .filter(({ range }) => Number(/^bytes=(\d+)-/.exec(range ?? '')?.[1] ?? 0) > 0);
-    expect(fromTheMiddle.length, 'a range request for the middle').toBeGreaterThan(0);
-    await seeker.context().close();
+    await expectChatInTime(view, messages);
+    const seeker = await signedIn(browsers.audience, liveA, show.fan);
+    await expectSeekInRanges(seeker, show.eventId);
+    await seeker.close();
 
     // Nobody else: no replay without a ticket, no file without a valid signature.
     expect((await api(`/api/events/${show.eventId}/replay`, show.stranger.token)).status).toBe(403);
