@@ -4,9 +4,15 @@ import { BrowserRouter } from 'react-router';
 import { AppProvider } from './app/provider';
 import { startOpeningPage } from './app/opening-page';
 import { AppRoutes } from './app/router';
+import { createQueryClient } from './lib/query-client';
+import { startSessionCheck } from './lib/session';
 import './index.css';
 
-startOpeningPage(window.location.pathname);
+// What the opening screen needs starts now, while React is still to render: the stored session's
+// check, and a show's stream page's code and reads.
+const queryClient = createQueryClient();
+startSessionCheck();
+startOpeningPage(window.location.pathname, queryClient);
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
@@ -15,7 +21,7 @@ createRoot(root).render(
   <StrictMode>
     {/* Synchronous navigation: a sign-out and its redirect must land in the same render. */}
     <BrowserRouter useTransitions={false}>
-      <AppProvider>
+      <AppProvider client={queryClient}>
         <AppRoutes />
       </AppProvider>
     </BrowserRouter>

@@ -1,19 +1,17 @@
 import { TOAST_AUTO_CLOSE_MS } from '@stagedoor/shared/limits';
-import { QueryClientProvider } from '@tanstack/react-query';
+import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { PageSpinner } from '../components/ui/spinner';
 import { Toasts } from '../lib/notify';
 import { createQueryClient } from '../lib/query-client';
 import { SessionProvider, useSession } from '../lib/session';
-import { startOpeningReads } from './opening-page';
 
-/** Everything the routes rely on; it must sit inside a router (the session navigates on a 401). */
-export function AppProvider({ children }: { children: ReactNode }) {
-  const [queryClient] = useState(() => {
-    const client = createQueryClient();
-    startOpeningReads(client);
-    return client;
-  });
+/**
+ * Everything the routes rely on; it must sit inside a router (the session navigates on a 401). The page
+ * hands in its query client when it started reads before React rendered (main.tsx); tests get a new one.
+ */
+export function AppProvider({ children, client }: { children: ReactNode; client?: QueryClient }) {
+  const [queryClient] = useState(() => client ?? createQueryClient());
   return (
     <QueryClientProvider client={queryClient}>
       <SessionProvider>

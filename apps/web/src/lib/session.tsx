@@ -39,6 +39,23 @@ function initialState(): SessionState {
   return { ...signedOut, token, user: token ? readStoredUser() : null, initialized: !token };
 }
 
+/** Asks the server whether the stored token is still good, and who it belongs to. */
+const verifyStoredToken = () => api.get('/auth/verify-token', { schema: VerifyTokenAnswer });
+
+/** The stored token's check when the page started it before React rendered (startSessionCheck). */
+let startedCheck: ReturnType<typeof verifyStoredToken> | null = null;
+
+/**
+ * Starts checking the stored token as the page loads (main.tsx), not after React's first render: every
+ * route waits for this check, so it runs beside the loading of their code.
+ */
+export function startSessionCheck(): void {
+  if (!readStoredToken()) return;
+  startedCheck = verifyStoredToken();
+  // Handled by the provider once it mounts; until then a failure is not an unhandled one.
+  startedCheck.catch(() => undefined);
+}
+
 export function SessionProvider({ children }: { children: ReactNode }) {
   const [state, setState] = useState(initialState);
   const queryClient = useQueryClient();
@@ -60,11 +77,12 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   useEffect(() => {
     if (!readStoredToken()) return;
-    const controller = new AbortController();
-    api
-      .get('/auth/verify-token', { schema: VerifyTokenAnswer, signal: controller.signal })
+    const check = startedCheck ?? verifyStoredToken();
+    startedCheck = null;
+    let dropped = false;
+    check
       .then(({ valid, user }) => {
-        if (controller.signal.aborted) return;
+        if (dropped) return;
         if (valid && user) {
           storeUser(user);
           setState((current) => ({ ...current, user, initialized: true }));
@@ -73,9 +91,11 @@ export function SessionProvider({ children }: { children: ReactNode }) {
         }
       })
       .catch(() => {
-        if (!controller.signal.aborted) clear();
+        if (!dropped) clear();
       });
-    return () => controller.abort();
+    return () => {
+      dropped = true;
+    };
   }, [clear]);
 
   useEffect(
