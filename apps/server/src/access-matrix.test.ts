@@ -158,6 +158,8 @@ const MATRIX = {
   'GET /api/events/:id/replay/file':                       [200,      200, 200,          200,          200], // the signed address is the key
   'DELETE /api/events/:id/replay':                         [401,      403, 403,          403,          204],
   'GET /api/events/:id/chat':                              [401,      403, 200,          403,          200],
+  'GET /api/events/:id/analytics':                         [401,      403, 403,          403,          200],
+  'POST /api/events/:id/views':                            [204,      204, 204,          204,          204], // a visit, anyone's
   'GET /api/earnings':                                     [401,      403, 403,          200,          200],
   'GET /api/earnings.csv':                                 [401,      403, 403,          200,          200],
   'GET /api/payouts':                                      [401,      403, 403,          200,          200],
@@ -390,6 +392,8 @@ const HTTP: Record<HttpRow, (cell: Cell) => Call | Promise<Call>> = {
     return send('DELETE', `/api/events/${event.id}/replay`);
   },
   'GET /api/events/:id/chat': () => get(`/api/events/${event.id}/chat`),
+  'GET /api/events/:id/analytics': () => get(`/api/events/${event.id}/analytics`),
+  'POST /api/events/:id/views': () => send('POST', `/api/events/${event.id}/views`, { page: 'event' }),
   'GET /api/earnings': () => get('/api/earnings'),
   'GET /api/earnings.csv': () => get('/api/earnings.csv'),
   'GET /api/payouts': () => get('/api/payouts'),

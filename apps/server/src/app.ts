@@ -14,6 +14,8 @@ import { setupLiveGateway, type LiveHandle } from './live/gateway';
 import { liveRoutes } from './live/live.routes';
 import { connectRedis } from './redis';
 import { changeSettings } from './modules/accounts/accounts.service';
+import { analyticsRoutes } from './modules/analytics/analytics.routes';
+import { sampleViewers } from './modules/analytics/analytics.service';
 import { authRoutes } from './modules/accounts/auth.routes';
 import { creatorRoutes } from './modules/creators/creators.routes';
 import { eventRoutes } from './modules/events/events.routes';
@@ -187,6 +189,7 @@ export async function buildApp(config: Config, seams: TestSeams = {}): Promise<A
         await api.register(liveRoutes);
         // The live gateway is set up after the routes: they reach it at request time.
         await api.register(replayRoutes, { isLive: (eventId) => app.live.isLive(eventId) });
+        await api.register(analyticsRoutes);
         await api.register(moneyRoutes);
         await api.register(stripeWebhookRoutes);
         await api.register(mailRoutes, {
@@ -216,6 +219,10 @@ export async function buildApp(config: Config, seams: TestSeams = {}): Promise<A
     app.addHook('onClose', () => closing.abort());
     runEvery(app, 'replays', config.replayIntervalMs, (now) =>
       processDueReplay(app.deps, { janusToWebm: janusRecordingToWebm, signal: closing.signal }, now),
+    );
+    // Twice an interval, so that a timer running late never leaves an interval without its sample.
+    runEvery(app, 'viewer samples', config.viewerSampleIntervalMs / 2, (now) =>
+      sampleViewers(app.deps, app.live.publicShows, now),
     );
 
     await app.ready();

@@ -188,6 +188,16 @@ const ZEnv = z
           .max(MAX_TIMER_MS, `must be at most ${MAX_TIMER_MS} ms`),
       )
       .default(5000),
+    // How long one sample of a public show's viewers stands for (GET /events/{id}/analytics): each
+    // instance looks twice in that time, and the first to write a show's sample of it wins.
+    VIEWER_SAMPLE_INTERVAL_MS: wholeNumber('must be a whole number of milliseconds')
+      .pipe(
+        z
+          .number()
+          .min(100, 'must be at least 100 ms')
+          .max(MAX_TIMER_MS, `must be at most ${MAX_TIMER_MS} ms`),
+      )
+      .default(60_000),
     // How long a public catalogue answer is served from memory (DESIGN "Fast"): the most ticketsLeft lags
     // a purchase. Edits, cancellations and deletions clear it at once, on every instance.
     CATALOGUE_CACHE_MS: wholeNumber('must be a whole number of milliseconds')
@@ -308,6 +318,8 @@ export interface Config {
   /** Recordings and replays: DATA_DIR/replays. */
   replaysDir: string;
   replayIntervalMs: number;
+  /** One sample of a public show's viewers per this long. */
+  viewerSampleIntervalMs: number;
   catalogueCacheMs: number;
   /** A request not received whole by then is answered 408 and its connection closed. */
   requestTimeoutMs: number;
@@ -388,6 +400,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     mailIntervalMs: vars.MAIL_INTERVAL_MS,
     replaysDir: path.join(dataDir, 'replays'),
     replayIntervalMs: vars.REPLAY_INTERVAL_MS,
+    viewerSampleIntervalMs: vars.VIEWER_SAMPLE_INTERVAL_MS,
     catalogueCacheMs: vars.CATALOGUE_CACHE_MS,
     requestTimeoutMs: vars.REQUEST_TIMEOUT_MS,
     streamGraceMs: vars.STREAM_GRACE_MS,

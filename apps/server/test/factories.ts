@@ -50,6 +50,8 @@ interface AccountOverrides {
   lastName?: string;
   email?: string;
   password?: string;
+  /** The IANA zone the browser would send; UTC unless given. */
+  timeZone?: string;
 }
 
 /** Registers through the API, as a visitor would. */

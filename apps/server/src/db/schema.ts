@@ -4,6 +4,7 @@
  * as a value (eslint.config.js); the others reach its rows through the module's functions.
  */
 export * from '../live/chat.tables';
+export * from '../modules/analytics/analytics.tables';
 export * from '../modules/accounts/accounts.tables';
 export * from '../modules/events/events.tables';
 export * from '../modules/images/images.tables';

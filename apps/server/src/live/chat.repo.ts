@@ -71,12 +71,14 @@ export function chatMessagesBetween(
     .limit(limit);
 }
 
-/** The messages written in the event's chat from `from` to `to`, deleted ones too (they were written). */
+/**
+ * The messages written in the event's chat, from `span.from` to `span.to` or ever, deleted ones too
+ * (they were written).
+ */
 export async function countChatMessages(
   db: Database,
   eventId: number,
-  from: Date,
-  to: Date,
+  span?: { from: Date; to: Date },
 ): Promise<number> {
   const [row] = await db
     .select({ count: sql<number>`count(*)::int` })
@@ -84,8 +86,8 @@ export async function countChatMessages(
     .where(
       and(
         eq(chatMessages.eventId, eventId),
-        gte(chatMessages.createdAt, from),
-        lte(chatMessages.createdAt, to),
+        span && gte(chatMessages.createdAt, span.from),
+        span && lte(chatMessages.createdAt, span.to),
       ),
     );
   return row?.count ?? 0;

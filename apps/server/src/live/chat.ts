@@ -19,6 +19,7 @@ import {
   isMuted,
   muteAccount,
   chatMessagesBetween,
+  countChatMessages,
   recentChatMessages,
   softDeleteChatMessage,
   type ChatMessageWithAuthor,
@@ -164,4 +165,9 @@ export async function showChat(
     ...toChatMessage(message, host),
     offsetS: offsetOf(message.message.createdAt),
   }));
+}
+
+/** Every message written in the event's chat, deleted ones too (they were written): its analytics. */
+export function chatMessagesWritten(deps: Pick<Live['deps'], 'db'>, eventId: number): Promise<number> {
+  return countChatMessages(deps.db, eventId);
 }

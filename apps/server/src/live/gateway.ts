@@ -16,7 +16,7 @@ import { janusMedia, type JanusRecording } from './janus/janus-media';
 import { peerToPeerMedia } from './peer-to-peer';
 import { registerSignalling } from './signalling';
 import { endStream, forgetCrashedInstance, registerStreamHandlers } from './stream';
-import { MemoryStreamRegistry } from './stream-registry';
+import { MemoryStreamRegistry, type PublicShow } from './stream-registry';
 import { TaskTracker } from '../tasks';
 
 /**
@@ -97,6 +97,7 @@ export async function setupLiveGateway(
       await endStream(live, eventId, 'stopped');
     },
     isLive: (eventId) => live.registry.isPublic(eventId),
+    publicShows: () => live.registry.publicShows(),
     connectedSockets: () => io.engine.clientsCount,
     showsBroadcastHere: () => showsBroadcastThrough(live),
     checkMedia: () => media.check(),
@@ -128,6 +129,8 @@ export interface LiveHandle {
    * the grace period to come back), on whichever instance they are connected to, and is no rehearsal.
    */
   isLive: (eventId: number) => Promise<boolean>;
+  /** Every show on for its fans now, with its viewer count, over the deployment (the viewer samples). */
+  publicShows: () => Promise<PublicShow[]>;
   /** Sockets connected to this instance now (GET /metrics). */
   connectedSockets: () => number;
   /** Live shows whose broadcaster is connected to this instance (GET /metrics; summed over instances). */

@@ -6,6 +6,7 @@ import {
   type Admission,
   type Audience,
   type ForgottenSockets,
+  type PublicShow,
   type Started,
   type StoppedStream,
   type StreamRegistry,
@@ -126,6 +127,11 @@ end
 answer[2] = redis.call('HLEN', KEYS[2])
 return answer`;
 
+// Answers the viewer count of a stream open to fans, -1 when it is not live or only rehearsing.
+const PUBLIC_VIEWERS_SCRIPT = `
+if redis.call('HEXISTS', KEYS[1], 'opened') == 0 then return -1 end
+return redis.call('HLEN', KEYS[2])`;
+
 // Sets a field of a live stream only: a late write never revives a stopped one.
 const SET_FIELD_SCRIPT = `
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
@@ -205,6 +211,19 @@ export class RedisStreamRegistry implements StreamRegistry {
 
   viewersOf(eventId: number): Promise<string[]> {
     return this.redis.hKeys(audienceKey(eventId));
+  }
+
+  async publicShows(): Promise<PublicShow[]> {
+    const eventIds = (await this.redis.sMembers(LIVE_STREAMS_KEY)).map(Number);
+    const counts = await Promise.all(
+      eventIds.map(async (eventId) =>
+        Number(await this.redis.eval(PUBLIC_VIEWERS_SCRIPT, { keys: keysOf(eventId), arguments: [] })),
+      ),
+    );
+    return eventIds.flatMap((eventId, at) => {
+      const viewerCount = counts[at] ?? -1;
+      return viewerCount < 0 ? [] : [{ eventId, viewerCount }];
+    });
   }
 
   async forgetInstance(instanceId: string): Promise<ForgottenSockets[]> {

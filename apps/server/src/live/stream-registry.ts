@@ -47,6 +47,12 @@ export type Admission = { viewerCount: number } | 'not-live' | 'no-free-seat';
 
 export const NO_OVERLAY: StreamLayout = { overlay: false };
 
+/** A live stream open to fans, and how many watch it now. */
+export interface PublicShow {
+  eventId: number;
+  viewerCount: number;
+}
+
 /** What a stream lost with a crashed instance: its broadcaster (or null), viewers, and the count left. */
 export interface ForgottenSockets {
   eventId: number;
@@ -90,6 +96,8 @@ export interface StreamRegistry {
   hasViewer(eventId: number, viewerId: string): Promise<boolean>;
   viewerCount(eventId: number): Promise<number>;
   viewersOf(eventId: number): Promise<string[]>;
+  /** Every stream live and open to fans (no rehearsal), with its viewer count, on whichever instance. */
+  publicShows(): Promise<PublicShow[]>;
   /**
    * Removes from every live stream the viewers connected to a crashed instance, and answers, for each
    * stream that had any of its sockets, what it lost; its broadcaster stays recorded, for the grace
@@ -208,6 +216,12 @@ export class MemoryStreamRegistry implements StreamRegistry {
 
   async viewersOf(eventId: number): Promise<string[]> {
     return [...(this.streams.get(eventId)?.viewers.keys() ?? [])];
+  }
+
+  async publicShows(): Promise<PublicShow[]> {
+    return [...this.streams]
+      .filter(([, stream]) => stream.openedAt !== null)
+      .map(([eventId, stream]) => ({ eventId, viewerCount: stream.viewers.size }));
   }
 
   // Its sockets are all in this process: it has no other instance to outlive.

@@ -186,7 +186,7 @@ async function leaveViewers(live: Live, socket: LiveSocket, eventId: number): Pr
 /** The figures of a show that just ended, with the chat messages written during it and the tickets sold. */
 async function summaryOf(live: Live, eventId: number, show: ShowFigures): Promise<ShowSummary> {
   const [chatMessages, event] = await Promise.all([
-    countChatMessages(live.deps.db, eventId, show.openedAt, show.stoppedAt),
+    countChatMessages(live.deps.db, eventId, { from: show.openedAt, to: show.stoppedAt }),
     findEvent(live.deps, eventId),
   ]);
   return {

@@ -32,6 +32,8 @@ import {
   ticketsHeldOf,
   type OrderWithEvent,
   salesOfCreator,
+  salesOfEventByDay,
+  type DaySales,
 } from './orders.repo';
 import { applyCheckoutOutcome, expireOrder } from './order-lifecycle';
 import { issueWatchLink, openWatchLink } from './watch-links';
@@ -447,4 +449,12 @@ export async function getCreatorStats(deps: Pick<Deps, 'db'>, account: AccountRo
     totalRevenue: fromCents(sales.cents),
     totalEvents: events,
   };
+}
+
+/**
+ * The event's completed orders by the day they completed on, in `timeZone`: its analytics' sales
+ * (modules/analytics). Authorised by the caller.
+ */
+export function salesByDay(deps: Pick<Deps, 'db'>, eventId: number, timeZone: string): Promise<DaySales[]> {
+  return salesOfEventByDay(deps.db, eventId, timeZone);
 }
