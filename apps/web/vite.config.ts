@@ -6,6 +6,11 @@ const apiTarget = process.env.API_URL ?? 'http://localhost:3000';
 
 export default defineConfig({
   plugins: [react(), tailwindcss()],
+  resolve: {
+    // recharts asks react-is whether a child is a fragment: the copy of React 19 (this app's dependency)
+    // knows its elements, the older one hoisted for the test tools does not.
+    dedupe: ['react-is'],
+  },
   server: {
     port: 5173,
     proxy: {

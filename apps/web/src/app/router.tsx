@@ -56,6 +56,10 @@ const UserDashboardRoute = page(
   'UserDashboardRoute',
 );
 const EarningsRoute = page(() => import('../features/money/routes/earnings'), 'EarningsRoute');
+const EventAnalyticsRoute = page(
+  () => import('../features/analytics/routes/event-analytics'),
+  'EventAnalyticsRoute',
+);
 const CheckoutRoute = page(() => import('../features/events/routes/checkout'), 'CheckoutRoute');
 const CreateEventRoute = page(() => import('../features/events/routes/create-event'), 'CreateEventRoute');
 const EditEventRoute = page(() => import('../features/events/routes/edit-event'), 'EditEventRoute');
@@ -115,6 +119,7 @@ export function AppRoutes() {
           <Route path={routes.createEvent} element={<CreateEventRoute />} />
           <Route path={routes.editEvent} element={<EditEventRoute />} />
           <Route path={routes.creatorEventStream} element={<EventStreamRoute />} />
+          <Route path={routes.eventAnalytics} element={<EventAnalyticsRoute />} />
           <Route path={routes.creatorMyTickets} element={<MyTicketsRoute />} />
         </Route>
 

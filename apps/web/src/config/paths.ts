@@ -37,6 +37,7 @@ export const routes = {
   createEvent: '/creators/dashboard/events/create',
   editEvent: '/creators/dashboard/events/:id/edit',
   creatorEventStream: '/creators/dashboard/events/:id/stream',
+  eventAnalytics: '/creators/dashboard/events/:id/analytics',
   creatorMyTickets: '/creators/dashboard/my-tickets',
 } as const;
 
@@ -87,5 +88,6 @@ export const paths = {
   createEvent: routes.createEvent,
   editEvent: (id: Id) => generatePath(routes.editEvent, { id: String(id) }),
   creatorEventStream: (id: Id) => generatePath(routes.creatorEventStream, { id: String(id) }),
+  eventAnalytics: (id: Id) => generatePath(routes.eventAnalytics, { id: String(id) }),
   creatorMyTickets: routes.creatorMyTickets,
 } as const;

@@ -53,6 +53,8 @@ type RequestOptions<TSchema extends Schema | undefined> = {
   /** Extra request headers, such as a purchase's `Idempotency-Key`. */
   headers?: Record<string, string>;
   signal?: AbortSignal;
+  /** The request goes on if the page is left meanwhile (a visit's report). */
+  keepalive?: boolean;
 };
 
 type Answer<TSchema> = TSchema extends Schema ? ReturnType<TSchema['parse']> : unknown;
@@ -61,7 +63,13 @@ type Answer<TSchema> = TSchema extends Schema ? ReturnType<TSchema['parse']> : u
 async function send(
   method: string,
   path: string,
-  { body, anonymous = false, headers: extraHeaders, signal }: Omit<RequestOptions<undefined>, 'schema'>,
+  {
+    body,
+    anonymous = false,
+    headers: extraHeaders,
+    signal,
+    keepalive,
+  }: Omit<RequestOptions<undefined>, 'schema'>,
 ): Promise<Response> {
   const headers = new Headers({ Accept: 'application/json', ...extraHeaders });
   const token = anonymous ? null : readStoredToken();
@@ -80,7 +88,7 @@ async function send(
     payload = JSON.stringify(body);
   }
 
-  const response = await fetch(`${API_BASE}${path}`, { method, headers, body: payload, signal });
+  const response = await fetch(`${API_BASE}${path}`, { method, headers, body: payload, signal, keepalive });
   if (!response.ok) {
     if (response.status === 401 && token) {
       clearStoredSession();

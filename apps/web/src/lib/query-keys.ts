@@ -43,6 +43,9 @@ export const queryKeys = {
     replay: (eventId: number) => ['live', 'replay', eventId] as const,
     replayChat: (eventId: number) => ['live', 'replay-chat', eventId] as const,
   },
+  analytics: {
+    event: (eventId: string) => ['analytics', 'event', eventId] as const,
+  },
   profile: (role: string, accountId: number) => ['profile', role, accountId] as const,
   users: {
     detail: (id: string) => ['users', id] as const,

@@ -19,7 +19,7 @@ type MyEventCardProps = {
 
 /**
  * A card of My Events: Edit only before the event starts, Start Stream only while it is active (spec §4),
- * Cancel until it ends, Delete replay once one is ready. A cancelled event is over for good: it offers
+ * its Analytics always, Cancel until it ends, Delete replay once one is ready. A cancelled event is over for good: it offers
  * neither Edit nor Start Stream.
  */
 export function MyEventCard({ event, onDelete, onCancel, onDeleteReplay }: MyEventCardProps) {
@@ -53,6 +53,9 @@ export function MyEventCard({ event, onDelete, onCancel, onDeleteReplay }: MyEve
               Start Stream
             </ButtonLink>
           ) : null}
+          <ButtonLink to={paths.eventAnalytics(event.id)} variant="secondary" size="sm">
+            Analytics
+          </ButtonLink>
           {canCancel(event) ? (
             <Button variant="secondary" size="sm" onClick={() => onCancel(event)}>
               Cancel event

@@ -19,6 +19,7 @@ import { useNow } from '../../../lib/use-now';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useEventForPurchase } from '../api/events';
 import { isPriceChange, usePaymentsConfig, usePurchaseTickets } from '../api/orders';
+import { useReportVisit } from '../api/visits';
 import { QuantitySelector } from '../components/quantity-selector';
 import { notForSaleText, replayTicketText } from '../lib/for-sale';
 
@@ -47,6 +48,7 @@ function whyNotForSale(event: Event, user: SessionUser, now: number): string | n
 }
 
 function CheckoutForm({ event }: { event: Event }) {
+  useReportVisit(event.id, 'checkout');
   const navigate = useNavigate();
   const user = useCurrentUser();
   const config = usePaymentsConfig();

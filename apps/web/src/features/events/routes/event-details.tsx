@@ -25,6 +25,7 @@ import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useEventForPurchase } from '../api/events';
 import { useIsLive } from '../api/live-status';
 import { useTicketsHeld } from '../api/orders';
+import { useReportVisit } from '../api/visits';
 import { ShareButton } from '../components/share-button';
 import { YourTickets } from '../components/your-tickets';
 import { notForSaleText, replayTicketText } from '../lib/for-sale';
@@ -58,6 +59,7 @@ export function EventDetailsRoute() {
 }
 
 function EventDetails({ event, isRefreshing }: { event: Event; isRefreshing: boolean }) {
+  useReportVisit(event.id, 'event');
   const { user } = useSession();
   const navigate = useNavigate();
   const { creator } = event;

@@ -75,6 +75,10 @@ describe('my events', () => {
       'href',
       '/events/1/stream',
     );
+    expect(within(comingUp).getByRole('link', { name: 'Analytics' })).toHaveAttribute(
+      'href',
+      '/creators/dashboard/events/1/analytics',
+    );
 
     const paused = screen.getByRole('article', { name: 'Paused' });
     expect(within(paused).getByText('Inactive')).toBeInTheDocument();
@@ -283,7 +287,7 @@ describe('my events', () => {
     expect(calls.some(({ method }) => method === 'DELETE')).toBe(false);
   });
 
-  it('offers Cancel until the event ends, and a cancelled event only View and Delete', async () => {
+  it('offers Cancel until the event ends, and a cancelled event only View, Analytics and Delete', async () => {
     stubApi({
       ...signedInAs(creator),
       [myEvents]: {
@@ -311,6 +315,7 @@ describe('my events', () => {
     expect(within(calledOff).queryByRole('link', { name: 'Start Stream' })).not.toBeInTheDocument();
     expect(within(calledOff).queryByRole('button', { name: 'Cancel event' })).not.toBeInTheDocument();
     expect(within(calledOff).getByRole('link', { name: 'View' })).toBeInTheDocument();
+    expect(within(calledOff).getByRole('link', { name: 'Analytics' })).toBeInTheDocument();
     expect(within(calledOff).getByRole('button', { name: 'Delete event Called Off' })).toBeInTheDocument();
   });
 

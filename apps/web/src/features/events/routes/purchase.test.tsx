@@ -27,6 +27,52 @@ const onlyOneLeft = {
   body: { statusCode: 409, code: 'CONFLICT', message: 'Only 1 ticket left' },
 };
 
+const visitReports = (calls: ApiCall[]) =>
+  calls
+    .filter(({ method, path }) => method === 'POST' && path === '/events/4/views')
+    .map(({ body, headers }) => ({ body, token: headers.get('authorization') }));
+
+describe('visits reported to the creator', () => {
+  it('reports the event page once per visit, and the checkout once, with the fan’s token', async () => {
+    const calls = stubApi({
+      ...signedInAs(aUser()),
+      'GET /events/4': { body: anEvent() },
+      'POST /events/4/views': { status: 204 },
+    });
+    const { user } = renderApp('/events/4');
+
+    await user.click(await screen.findByRole('button', { name: 'Purchase Ticket' }));
+    expect(await screen.findByRole('button', { name: 'Complete Purchase' })).toBeInTheDocument();
+    // Changing the quantity renders the checkout again: no second report.
+    await user.click(screen.getByRole('button', { name: 'Increase quantity' }));
+    await user.click(screen.getByRole('link', { name: 'Back to Event' }));
+    expect(await screen.findByRole('button', { name: 'Purchase Ticket' })).toBeInTheDocument();
+
+    const token = 'Bearer stored-token';
+    expect(visitReports(calls)).toEqual([
+      { body: { page: 'event' }, token },
+      { body: { page: 'checkout' }, token },
+      { body: { page: 'event' }, token },
+    ]);
+  });
+
+  it('shows the page as usual when the report fails', async () => {
+    const calls = stubApi({
+      'GET /events/4': { body: anEvent() },
+      'POST /events/4/views': {
+        status: 429,
+        body: { statusCode: 429, code: 'RATE_LIMITED', message: 'Too many attempts.' },
+      },
+    });
+    renderApp('/events/4');
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Jazz Night' })).toBeInTheDocument();
+    await waitFor(() => expect(visitReports(calls)).toEqual([{ body: { page: 'event' }, token: null }]));
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    expect(screen.queryByText('Too many attempts.')).not.toBeInTheDocument();
+  });
+});
+
 describe('event details', () => {
   it('shows the event and sends a visitor to spectator registration, to continue at the checkout', async () => {
     stubApi({ 'GET /events/4': { body: anEvent({ price: 25, ticketsLeft: 60 }) } });

@@ -220,6 +220,10 @@ describe('broadcaster panel', () => {
     expect(figure('Average viewers')).toHaveTextContent('27.5');
     expect(figure('Chat messages')).toHaveTextContent('318');
     expect(figure('Tickets sold')).toHaveTextContent('52');
+    expect(within(summary).getByRole('link', { name: 'See the analytics' })).toHaveAttribute(
+      'href',
+      '/creators/dashboard/events/4/analytics',
+    );
     expect(within(summary).getByRole('link', { name: 'My Events' })).toHaveAttribute(
       'href',
       '/creators/dashboard/my-events',

@@ -56,7 +56,7 @@ export function BroadcasterPanel({ connection, ...props }: BroadcasterPanelProps
   }, [connection]);
 
   if (state.phase === 'summary' && state.summary) {
-    return <ShowSummaryCard summary={state.summary} onBack={studio.dismissSummary} />;
+    return <ShowSummaryCard summary={state.summary} eventId={props.eventId} onBack={studio.dismissSummary} />;
   }
 
   const choose = (device: 'cameraId' | 'microphoneId') => (event: ChangeEvent<HTMLSelectElement>) =>

@@ -14,8 +14,13 @@ function formatShowDuration(startedAt: string, endedAt: string): string {
   return `${seconds} s`;
 }
 
-/** What the creator sees after Stop, in place of the studio: the show in figures, then the way on. */
-export function ShowSummaryCard({ summary, onBack }: { summary: ShowSummary; onBack: () => void }) {
+type ShowSummaryCardProps = { summary: ShowSummary; eventId: number; onBack: () => void };
+
+/**
+ * What the creator sees after Stop, in place of the studio: the show in figures, then the way on (its
+ * whole analytics among them).
+ */
+export function ShowSummaryCard({ summary, eventId, onBack }: ShowSummaryCardProps) {
   const headingId = useId();
   const figures: [string, string][] = [
     ['Duration', formatShowDuration(summary.startedAt, summary.endedAt)],
@@ -46,6 +51,9 @@ export function ShowSummaryCard({ summary, onBack }: { summary: ShowSummary; onB
       </dl>
       <div className="flex flex-wrap gap-3">
         <Button onClick={onBack}>Back to the studio</Button>
+        <ButtonLink to={paths.eventAnalytics(eventId)} variant="inverse">
+          See the analytics
+        </ButtonLink>
         <ButtonLink to={paths.creatorMyEvents} variant="inverse">
           My Events
         </ButtonLink>
