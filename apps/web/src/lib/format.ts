@@ -5,6 +5,13 @@ export function formatAmount(value: number): string {
   return amount.format(value);
 }
 
+const wholeNumber = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+
+/** A count as the product writes one, e.g. `1,204`. */
+export function formatCount(value: number): string {
+  return wholeNumber.format(value);
+}
+
 /** Dollars with two decimals (spec §9), e.g. `$1,234.50`; an amount owed reads `−$5.00`. */
 export function formatMoney(value: number): string {
   return value < 0 ? `−$${formatAmount(-value)}` : `$${formatAmount(value)}`;

@@ -9,7 +9,10 @@ type ChartFigureProps = {
   empty: string | null;
   /** The chart, drawn for the eye: screen readers read `table` instead. */
   chart: ReactNode;
-  /** Every figure of the chart, as a table only screen readers see. */
+  /**
+   * Every figure of the chart, as a table only screen readers see (inside a box hidden so: a table sizes
+   * to its rows whatever its own height says).
+   */
   table: { columns: readonly string[]; rows: readonly (readonly string[])[] };
 };
 
@@ -36,28 +39,30 @@ export function ChartFigure({ title, caption, empty, chart, table }: ChartFigure
             <figcaption id={captionId} className="text-sm text-slate-600">
               {caption}
             </figcaption>
-            <table className="sr-only">
-              <caption>{title}</caption>
-              <thead>
-                <tr>
-                  {table.columns.map((column) => (
-                    <th key={column} scope="col">
-                      {column}
-                    </th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody>
-                {table.rows.map(([head, ...cells]) => (
-                  <tr key={head}>
-                    <th scope="row">{head}</th>
-                    {cells.map((cell, at) => (
-                      <td key={table.columns[at + 1]}>{cell}</td>
+            <div className="sr-only">
+              <table>
+                <caption>{title}</caption>
+                <thead>
+                  <tr>
+                    {table.columns.map((column) => (
+                      <th key={column} scope="col">
+                        {column}
+                      </th>
                     ))}
                   </tr>
-                ))}
-              </tbody>
-            </table>
+                </thead>
+                <tbody>
+                  {table.rows.map(([head, ...cells]) => (
+                    <tr key={head}>
+                      <th scope="row">{head}</th>
+                      {cells.map((cell, at) => (
+                        <td key={table.columns[at + 1]}>{cell}</td>
+                      ))}
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
           </figure>
         )}
       </Card>

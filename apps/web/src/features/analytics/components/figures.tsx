@@ -1,21 +1,21 @@
 import type { EventAnalytics } from '@stagedoor/shared/analytics';
 import { useId } from 'react';
-import { formatMoney } from '../../../lib/format';
+import { formatCount, formatMoney } from '../../../lib/format';
 
 /** The show's numbers at a glance, above the charts: two to a row on a phone, four on a wide screen. */
 export function Figures({ analytics }: { analytics: EventAnalytics }) {
   const titleId = useId();
   const { sales, funnel, viewers } = analytics;
   const figures: [string, string][] = [
-    ['Tickets sold', String(sales.tickets)],
+    ['Tickets sold', formatCount(sales.tickets)],
     ['Revenue', formatMoney(sales.revenue)],
-    ['Page visitors', String(funnel.pageViews)],
-    ['Checkouts started', String(funnel.checkoutsStarted)],
-    ['Purchases', String(funnel.checkoutsCompleted)],
-    ['Peak viewers', String(viewers.peak)],
+    ['Page visitors', formatCount(funnel.pageViews)],
+    ['Checkouts started', formatCount(funnel.checkoutsStarted)],
+    ['Purchases', formatCount(funnel.checkoutsCompleted)],
+    ['Peak viewers', formatCount(viewers.peak)],
     // Viewers averaged over the samples: a fraction says more than a rounded 0 or 1.
     ['Average viewers', viewers.average.toFixed(1)],
-    ['Chat messages', String(analytics.chatMessages)],
+    ['Chat messages', formatCount(analytics.chatMessages)],
   ];
   return (
     <section aria-labelledby={titleId}>

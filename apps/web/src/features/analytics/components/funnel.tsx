@@ -1,6 +1,7 @@
 import type { EventAnalytics } from '@stagedoor/shared/analytics';
 import { useId } from 'react';
 import { Card } from '../../../components/ui/card';
+import { formatCount } from '../../../lib/format';
 
 /**
  * From a visit of the event page to a purchase: each step's count with a bar as long as its share of the
@@ -30,7 +31,9 @@ export function Funnel({ funnel }: Pick<EventAnalytics, 'funnel'>) {
               <li key={step.label}>
                 <p className="flex items-baseline justify-between gap-4 text-sm text-slate-700">
                   <span>{step.label}</span>
-                  <span className="text-lg font-semibold text-slate-900 tabular-nums">{step.count}</span>
+                  <span className="text-lg font-semibold text-slate-900 tabular-nums">
+                    {formatCount(step.count)}
+                  </span>
                 </p>
                 <div aria-hidden className="mt-1 h-3 rounded-full bg-slate-100">
                   <div

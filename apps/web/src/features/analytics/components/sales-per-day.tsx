@@ -1,7 +1,7 @@
 import type { EventAnalytics } from '@stagedoor/shared/analytics';
 import { counted } from '@stagedoor/shared/words';
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import { formatMoney, formatShortDate } from '../../../lib/format';
+import { formatCount, formatMoney, formatShortDate } from '../../../lib/format';
 import { ChartFigure } from './chart-figure';
 import { AXIS, BRAND_COLOR, GRID_COLOR } from './chart-style';
 
@@ -29,11 +29,18 @@ export function SalesPerDay({ sales, timeZone }: Pick<EventAnalytics, 'sales' | 
             <Tooltip
               cursor={{ fill: GRID_COLOR }}
               formatter={(tickets, _name, { payload }) => [
-                `${String(tickets)} (${formatMoney((payload as { revenue: number }).revenue)})`,
+                `${formatCount(Number(tickets))} (${formatMoney((payload as { revenue: number }).revenue)})`,
                 'Tickets',
               ]}
             />
-            <Bar dataKey="tickets" name="Tickets" fill={BRAND_COLOR} radius={[4, 4, 0, 0]} maxBarSize={48} />
+            <Bar
+              dataKey="tickets"
+              name="Tickets"
+              fill={BRAND_COLOR}
+              radius={[4, 4, 0, 0]}
+              maxBarSize={48}
+              isAnimationActive={false}
+            />
           </BarChart>
         </ResponsiveContainer>
       }
@@ -41,7 +48,7 @@ export function SalesPerDay({ sales, timeZone }: Pick<EventAnalytics, 'sales' | 
         columns: ['Day', 'Tickets', 'Revenue'],
         rows: sales.perDay.map((day) => [
           formatShortDate(midnightOf(day.day), 'UTC'),
-          String(day.tickets),
+          formatCount(day.tickets),
           formatMoney(day.revenue),
         ]),
       }}

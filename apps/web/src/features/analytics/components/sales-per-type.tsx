@@ -1,7 +1,7 @@
 import type { EventAnalytics } from '@stagedoor/shared/analytics';
 import { useId } from 'react';
 import { Card } from '../../../components/ui/card';
-import { formatMoney } from '../../../lib/format';
+import { formatCount, formatMoney } from '../../../lib/format';
 
 const cell = 'px-4 py-3';
 
@@ -34,7 +34,7 @@ export function SalesPerType({ sales }: Pick<EventAnalytics, 'sales'>) {
                 <th scope="row" className={`${cell} text-left font-medium`}>
                   {type.name}
                 </th>
-                <td className={`${cell} text-right tabular-nums`}>{type.tickets}</td>
+                <td className={`${cell} text-right tabular-nums`}>{formatCount(type.tickets)}</td>
                 <td className={`${cell} text-right tabular-nums`}>{formatMoney(type.revenue)}</td>
               </tr>
             ))}

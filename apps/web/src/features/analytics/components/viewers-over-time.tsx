@@ -1,6 +1,6 @@
 import type { EventAnalytics } from '@stagedoor/shared/analytics';
 import { Area, AreaChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import { formatWallTime } from '../../../lib/format';
+import { formatCount, formatWallTime } from '../../../lib/format';
 import { ChartFigure } from './chart-figure';
 import { AXIS, BRAND_COLOR, GRID_COLOR } from './chart-style';
 
@@ -21,7 +21,7 @@ export function ViewersOverTime({ viewers, timeZone }: Pick<EventAnalytics, 'vie
   return (
     <ChartFigure
       title="Viewers during the show"
-      caption={`Viewers counted ${every} while the show was live (times in ${timeZone} time): at most ${viewers.peak}, ${viewers.average.toFixed(1)} on average.`}
+      caption={`Viewers counted ${every} while the show was live (times in ${timeZone} time): at most ${formatCount(viewers.peak)}, ${viewers.average.toFixed(1)} on average.`}
       empty={
         points.length === 0 ? `No viewers yet: they are counted ${every} while your show is live.` : null
       }
@@ -53,7 +53,7 @@ export function ViewersOverTime({ viewers, timeZone }: Pick<EventAnalytics, 'vie
         columns: ['Time', 'Viewers'],
         rows: viewers.samples.map((sample) => [
           formatWallTime(sample.at, timeZone, { withDay: true }),
-          String(sample.viewers),
+          formatCount(sample.viewers),
         ]),
       }}
     />
