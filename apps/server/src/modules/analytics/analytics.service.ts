@@ -14,8 +14,8 @@ import type { Visitor, VisitLog } from './visits';
 type AnalyticsDeps = Pick<Deps, 'db' | 'config'>;
 
 /**
- * What the event's one ticket type is called. Orders have no type yet (issue 24 is written beside the
- * one adding ticket types): every sale is this type's until they do, and sales are then grouped by it.
+ * The event's one ticket type, as long as orders carry no type (ticket types are being added beside
+ * this work): every sale is this type's. Once orders have their type, sales are grouped by it instead.
  */
 const SINGLE_TICKET_TYPE_NAME = 'General admission';
 

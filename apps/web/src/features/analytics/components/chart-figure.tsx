@@ -52,11 +52,13 @@ export function ChartFigure({ title, caption, empty, chart, table }: ChartFigure
                   </tr>
                 </thead>
                 <tbody>
-                  {table.rows.map(([head, ...cells]) => (
-                    <tr key={head}>
+                  {/* In the chart's order, which never changes: two rows may read alike (samples a
+                      few seconds apart show the same minute). */}
+                  {table.rows.map(([head, ...cells], at) => (
+                    <tr key={at}>
                       <th scope="row">{head}</th>
-                      {cells.map((cell, at) => (
-                        <td key={table.columns[at + 1]}>{cell}</td>
+                      {cells.map((cell, column) => (
+                        <td key={table.columns[column + 1]}>{cell}</td>
                       ))}
                     </tr>
                   ))}
