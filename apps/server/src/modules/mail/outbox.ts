@@ -1,4 +1,5 @@
 import { count, eq, sql, type SQL } from 'drizzle-orm';
+import { inBatches } from '../../db/batches';
 import type { Database } from '../../db/database';
 import type { Rows } from '../../db/guarded-write';
 import { outbox } from './mail.tables';
@@ -46,7 +47,7 @@ export interface WatchFacts {
 /** The facts that are secrets: kept only until the message is sent. */
 export const SECRET_FACTS = ['token', 'watchToken'] as const;
 
-interface QueuedMail<Kind extends MailKind> {
+export interface QueuedMail<Kind extends MailKind> {
   key: string;
   to: string;
   kind: Kind;
@@ -58,7 +59,17 @@ interface QueuedMail<Kind extends MailKind> {
  * A message whose key is queued already is not queued again.
  */
 export async function queueMail<Kind extends MailKind>(tx: Database, mail: QueuedMail<Kind>): Promise<void> {
-  await tx.insert(outbox).values(outboxRow(mail)).onConflictDoNothing({ target: outbox.key });
+  await queueMails(tx, [mail]);
+}
+
+/** Queues many messages as queueMail does one (all of an event's ticket holders, say). */
+export async function queueMails<Kind extends MailKind>(
+  tx: Database,
+  mails: QueuedMail<Kind>[],
+): Promise<void> {
+  await inBatches(mails.map(outboxRow), (rows) =>
+    tx.insert(outbox).values(rows).onConflictDoNothing({ target: outbox.key }),
+  );
 }
 
 /**
