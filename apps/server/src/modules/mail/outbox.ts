@@ -19,6 +19,8 @@ export interface MailFacts {
   refund: ShowFacts & { orderId: number; totalCents: number; reason: RefundReason };
   /** `invited`: the address had no account; one was made for it, which its owner claims by signing up. */
   'ticket-gift': ShowFacts & WatchFacts & { senderName: string; quantity: number; invited: boolean };
+  /** What an event's creator wrote to its ticket holders (POST /events/{id}/message), in their words. */
+  'creator-message': ShowFacts & WatchFacts & { creatorName: string; subject: string; body: string };
   'password-changed': { firstName: string };
   'password-reset': { firstName: string; token: string };
 }

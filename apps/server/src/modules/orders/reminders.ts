@@ -1,4 +1,4 @@
-import { and, eq, lte, max, not, sql } from 'drizzle-orm';
+import { and, countDistinct, eq, lte, max, not, sql } from 'drizzle-orm';
 import type { Database } from '../../db/database';
 import { accountView } from '../accounts/accounts.views';
 import { eventsView as events } from '../events/events.views';
@@ -52,6 +52,45 @@ export function queueReplayReady(tx: Database, eventId: number): Promise<void> {
   return queueToTicketHolders(tx, eventId, 'replay-ready');
 }
 
+/** What the creator wrote to the event's ticket holders (attendees module), with its row's id. */
+interface CreatorMessage {
+  id: number;
+  creatorName: string;
+  subject: string;
+  body: string;
+}
+
+/**
+ * The creator's message to every ticket holder of the event, once per account, in the caller's
+ * transaction. Reminders off or not: it is about the show they paid for, from the one who gives it.
+ * Answers how many holders it was queued for.
+ */
+export async function queueCreatorMessage(
+  tx: Database,
+  eventId: number,
+  message: CreatorMessage,
+): Promise<number> {
+  const keyPrefix = `creator-message:${message.id}:account:`;
+  const holders = await ticketHolders(tx, eventId, { keyPrefix, remindersOnly: false });
+  const { id: _id, ...said } = message;
+  await queueToEach(tx, holders, (holder, watchToken) => ({
+    key: `${keyPrefix}${holder.accountId}`,
+    to: holder.email,
+    kind: 'creator-message',
+    facts: { ...showFacts(holder, holder.event), watchToken, ...said },
+  }));
+  return holders.length;
+}
+
+/** How many accounts hold tickets to the event now: those a creator's message would go to. */
+export async function ticketHolderCount(db: Database, eventId: number): Promise<number> {
+  const [row] = await db
+    .select({ holders: countDistinct(orders.accountId) })
+    .from(orders)
+    .where(holding(eventId));
+  return row?.holders ?? 0;
+}
+
 /** An order of the event that admits its holder: completed (paid, or free); not pending, refunded or disputed. */
 const holding = (eventId: number) => and(eq(orders.eventId, eventId), eq(orders.status, 'completed'));
 
@@ -67,7 +106,7 @@ async function queueToTicketHolders(
   paidBefore?: Date,
 ): Promise<void> {
   const keyPrefix = `${kind}:event:${eventId}:account:`;
-  const holders = await ticketHolders(tx, eventId, { keyPrefix, paidBefore });
+  const holders = await ticketHolders(tx, eventId, { keyPrefix, remindersOnly: true, paidBefore });
   await queueToEach(tx, holders, (holder, watchToken) => ({
     key: `${keyPrefix}${holder.accountId}`,
     to: holder.email,
@@ -79,14 +118,14 @@ async function queueToTicketHolders(
 type TicketHolder = Awaited<ReturnType<typeof ticketHolders>>[number];
 
 /**
- * The event's ticket holders who left reminders on, each account once, with its newest order of the event
- * (for a watch link), but those already sent a message keyed `keyPrefix` + their id; `paidBefore`: whose
- * orders completed by then.
+ * The event's ticket holders, each account once, with its newest order of the event (for a watch link),
+ * but those already sent a message keyed `keyPrefix` + their id; `remindersOnly`: those who left
+ * reminders on; `paidBefore`: whose orders completed by then.
  */
 function ticketHolders(
   tx: Database,
   eventId: number,
-  { keyPrefix, paidBefore }: { keyPrefix: string; paidBefore?: Date },
+  { keyPrefix, remindersOnly, paidBefore }: { keyPrefix: string; remindersOnly: boolean; paidBefore?: Date },
 ) {
   return (
     tx
@@ -105,7 +144,7 @@ function ticketHolders(
       .where(
         and(
           holding(eventId),
-          eq(accounts.remindersEnabled, true),
+          remindersOnly ? eq(accounts.remindersEnabled, true) : undefined,
           paidBefore ? lte(orders.completedAt, paidBefore) : undefined,
           not(isQueued(sql`${keyPrefix} || ${accounts.id}`)),
         ),
