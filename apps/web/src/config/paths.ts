@@ -37,6 +37,7 @@ export const routes = {
   createEvent: '/creators/dashboard/events/create',
   editEvent: '/creators/dashboard/events/:id/edit',
   creatorEventStream: '/creators/dashboard/events/:id/stream',
+  creatorEventAttendees: '/creators/dashboard/events/:id/attendees',
   creatorMyTickets: '/creators/dashboard/my-tickets',
 } as const;
 
@@ -87,5 +88,6 @@ export const paths = {
   createEvent: routes.createEvent,
   editEvent: (id: Id) => generatePath(routes.editEvent, { id: String(id) }),
   creatorEventStream: (id: Id) => generatePath(routes.creatorEventStream, { id: String(id) }),
+  creatorEventAttendees: (id: Id) => generatePath(routes.creatorEventAttendees, { id: String(id) }),
   creatorMyTickets: routes.creatorMyTickets,
 } as const;
