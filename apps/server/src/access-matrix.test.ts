@@ -160,6 +160,10 @@ const MATRIX = {
   'GET /api/events/:id/chat':                              [401,      403, 200,          403,          200],
   'GET /api/events/:id/analytics':                         [401,      403, 403,          403,          200],
   'POST /api/events/:id/views':                            [204,      204, 204,          204,          204], // a visit, anyone's
+  'GET /api/events/:id/attendees':                         [401,      403, 403,          403,          200],
+  'GET /api/events/:id/attendees.csv':                     [401,      403, 403,          403,          200],
+  'POST /api/events/:id/message/preview':                  [401,      403, 403,          403,          200],
+  'POST /api/events/:id/message':                          [401,      403, 403,          403,          200],
   'GET /api/earnings':                                     [401,      403, 403,          200,          200],
   'GET /api/earnings.csv':                                 [401,      403, 403,          200,          200],
   'GET /api/payouts':                                      [401,      403, 403,          200,          200],
@@ -307,6 +311,14 @@ async function replayUrl(replayed: Event): Promise<string> {
   return url;
 }
 
+const attendeeMessage = { subject: 'Doors open at 7', body: 'See you there!' };
+
+/** Reads that show an event's creator its ticket holders' addresses (DESIGN.md "Attendees and analytics"). */
+const SHOWS_TICKET_HOLDERS = new Set<HttpRow>([
+  'GET /api/events/:id/attendees',
+  'GET /api/events/:id/attendees.csv',
+]);
+
 /** How each route is called with valid input. */
 const HTTP: Record<HttpRow, (cell: Cell) => Call | Promise<Call>> = {
   'GET /metrics': () => get('/metrics'),
@@ -394,6 +406,12 @@ const HTTP: Record<HttpRow, (cell: Cell) => Call | Promise<Call>> = {
   'GET /api/events/:id/chat': () => get(`/api/events/${event.id}/chat`),
   'GET /api/events/:id/analytics': () => get(`/api/events/${event.id}/analytics`),
   'POST /api/events/:id/views': () => send('POST', `/api/events/${event.id}/views`, { page: 'event' }),
+  'GET /api/events/:id/attendees': () => get(`/api/events/${event.id}/attendees`),
+  'GET /api/events/:id/attendees.csv': () => get(`/api/events/${event.id}/attendees.csv`),
+  'POST /api/events/:id/message/preview': () =>
+    send('POST', `/api/events/${event.id}/message/preview`, attendeeMessage),
+  // Only the owner's cell sends it: one of the few an event's ticket holders may be sent an hour.
+  'POST /api/events/:id/message': () => send('POST', `/api/events/${event.id}/message`, attendeeMessage),
   'GET /api/earnings': () => get('/api/earnings'),
   'GET /api/earnings.csv': () => get('/api/earnings.csv'),
   'GET /api/payouts': () => get('/api/payouts'),
@@ -430,7 +448,12 @@ async function httpCell(row: HttpRow, caller: Caller): Promise<{ answer: HttpAns
     headers: { ...request.headers, ...(as && authHeader(as.token)) },
   });
   if (response.statusCode < 300 && request.method === 'GET') {
-    const leaked = EMAILS.filter((email) => email !== as?.email && response.body.includes(email));
+    // The event's ticket holders: the ticket holder, and the bystander once the transfer row gave them one.
+    const shown = [
+      as?.email,
+      ...(caller === 'owner' && SHOWS_TICKET_HOLDERS.has(row) ? [ticketHolder.email, bystander.email] : []),
+    ];
+    const leaked = EMAILS.filter((email) => !shown.includes(email) && response.body.includes(email));
     expect(leaked, `${row} shows ${caller} other accounts' emails`).toEqual([]);
   }
   return { answer: response.statusCode, body: response.body.slice(0, 300) };

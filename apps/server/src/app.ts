@@ -17,6 +17,7 @@ import { changeSettings } from './modules/accounts/accounts.service';
 import { analyticsRoutes } from './modules/analytics/analytics.routes';
 import { sampleViewers } from './modules/analytics/analytics.service';
 import { authRoutes } from './modules/accounts/auth.routes';
+import { attendeeRoutes } from './modules/attendees/attendees.routes';
 import { creatorRoutes } from './modules/creators/creators.routes';
 import { eventRoutes } from './modules/events/events.routes';
 import { healthRoutes } from './modules/health/health.routes';
@@ -185,6 +186,7 @@ export async function buildApp(config: Config, seams: TestSeams = {}): Promise<A
         await api.register(imageRoutes);
         await api.register(eventRoutes);
         await api.register(orderRoutes);
+        await api.register(attendeeRoutes);
         await api.register(creatorRoutes);
         await api.register(liveRoutes);
         // The live gateway is set up after the routes: they reach it at request time.

@@ -45,6 +45,7 @@ const PRIVATE_ROUTES = [
   '/creators/dashboard/events/create',
   '/creators/dashboard/events/1/edit',
   '/creators/dashboard/events/1/stream',
+  '/creators/dashboard/events/1/attendees',
   '/creators/dashboard/my-tickets',
 ];
 

@@ -6,6 +6,7 @@
 export * from '../live/chat.tables';
 export * from '../modules/analytics/analytics.tables';
 export * from '../modules/accounts/accounts.tables';
+export * from '../modules/attendees/attendees.tables';
 export * from '../modules/events/events.tables';
 export * from '../modules/images/images.tables';
 export * from '../modules/ledger/ledger.tables';

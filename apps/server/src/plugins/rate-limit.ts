@@ -90,13 +90,17 @@ export function limitFailures(
   };
 }
 
-/** The 429 of every limit: `Retry-After` and a message saying how long to wait. */
-export function tooManyAttempts(reply: FastifyReply, waitMs: number): AppError {
+/** The 429 of every limit: `Retry-After` and a message saying why (`reason`) and how long to wait. */
+export function tooManyAttempts(
+  reply: FastifyReply,
+  waitMs: number,
+  reason = 'Too many attempts.',
+): AppError {
   const retryAfterSeconds = Math.max(1, Math.ceil(waitMs / 1000));
   reply.header('retry-after', String(retryAfterSeconds));
   const wait =
     retryAfterSeconds <= 60
       ? `${retryAfterSeconds} second${retryAfterSeconds === 1 ? '' : 's'}`
       : `${Math.ceil(retryAfterSeconds / 60)} minutes`;
-  return new AppError('RATE_LIMITED', `Too many attempts. Please try again in ${wait}.`);
+  return new AppError('RATE_LIMITED', `${reason} Please try again in ${wait}.`);
 }

@@ -54,6 +54,7 @@ describe('routes', () => {
     ['/creators/dashboard/events/create', 'Create Event'],
     ['/creators/dashboard/events/4/edit', 'Edit Event'],
     ['/creators/dashboard/events/4/stream', 'Event unavailable'],
+    ['/creators/dashboard/events/4/attendees', 'Attendees'],
     ['/creators/dashboard/my-tickets', 'My Tickets'],
     ['/creators/dashboard/earnings', 'Earnings'],
     ['/purchase-confirmation/4/2?order=11', 'Order unavailable'],

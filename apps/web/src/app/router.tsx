@@ -80,6 +80,7 @@ const EventStreamRoute = page(() => import('../features/live/routes/event-stream
 registerPageLoader('stream', EventStreamRoute.preload);
 const WatchLinkRoute = page(() => import('../features/live/routes/watch-link'), 'WatchLinkRoute');
 const MyTicketsRoute = page(() => import('../features/orders/routes/my-tickets'), 'MyTicketsRoute');
+const AttendeesRoute = page(() => import('../features/attendees/routes/attendees'), 'AttendeesRoute');
 
 /** The route table of spec §2. */
 export function AppRoutes() {
@@ -120,6 +121,7 @@ export function AppRoutes() {
           <Route path={routes.editEvent} element={<EditEventRoute />} />
           <Route path={routes.creatorEventStream} element={<EventStreamRoute />} />
           <Route path={routes.eventAnalytics} element={<EventAnalyticsRoute />} />
+          <Route path={routes.creatorEventAttendees} element={<AttendeesRoute />} />
           <Route path={routes.creatorMyTickets} element={<MyTicketsRoute />} />
         </Route>
 

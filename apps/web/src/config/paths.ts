@@ -38,6 +38,7 @@ export const routes = {
   editEvent: '/creators/dashboard/events/:id/edit',
   creatorEventStream: '/creators/dashboard/events/:id/stream',
   eventAnalytics: '/creators/dashboard/events/:id/analytics',
+  creatorEventAttendees: '/creators/dashboard/events/:id/attendees',
   creatorMyTickets: '/creators/dashboard/my-tickets',
 } as const;
 
@@ -89,5 +90,6 @@ export const paths = {
   editEvent: (id: Id) => generatePath(routes.editEvent, { id: String(id) }),
   creatorEventStream: (id: Id) => generatePath(routes.creatorEventStream, { id: String(id) }),
   eventAnalytics: (id: Id) => generatePath(routes.eventAnalytics, { id: String(id) }),
+  creatorEventAttendees: (id: Id) => generatePath(routes.creatorEventAttendees, { id: String(id) }),
   creatorMyTickets: routes.creatorMyTickets,
 } as const;

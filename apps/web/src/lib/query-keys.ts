@@ -24,6 +24,10 @@ export const queryKeys = {
       ['orders', 'summary', accountId, eventId ?? 'all'] as const,
     detail: (id: string) => ['orders', 'detail', id] as const,
   },
+  attendees: {
+    list: (eventId: string, search: string, pageSize: number) =>
+      ['attendees', eventId, search, pageSize] as const,
+  },
   payments: {
     config: ['payments', 'config'] as const,
     account: ['payments', 'account'] as const,

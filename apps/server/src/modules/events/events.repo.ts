@@ -1,6 +1,7 @@
-import { and, asc, count, desc, eq, gte, lte, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/database';
 import { preparedFor } from '../../db/prepared';
+import { containing, folded } from '../../db/text-search';
 import { upcomingAt } from './event-state';
 import type { AccountRow } from '../accounts/accounts.tables';
 import { accountView } from '../accounts/accounts.views';
@@ -83,17 +84,8 @@ interface EventSearch {
   maxPriceCents?: number;
 }
 
-/**
- * Text as a search compares it: accents dropped, then lower case (stagedoor_fold, defined by
- * drizzle/0011_search_fold.sql, which also folds each event's stored search text).
- */
-const folded = (text: SQLWrapper) => sql`stagedoor_fold(${text})`;
-
-/** LIKE's wildcards and its escape character, taken literally (backslash is LIKE's default escape). */
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, '\\$&');
-
 function containsWord(word: string): SQL | undefined {
-  const pattern = folded(sql`${'%' + escapeLike(word) + '%'}::text`);
+  const pattern = containing(word);
   return or(
     sql`${events.searchText} like ${pattern}`,
     sql`${folded(sql`${creators.firstName} || ' ' || ${creators.lastName}`)} like ${pattern}`,

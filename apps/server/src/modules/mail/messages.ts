@@ -36,12 +36,15 @@ function showTime(facts: Pick<ShowFacts, 'eventDate' | 'timeZone'>): string {
   }).format(new Date(facts.eventDate));
 }
 
-/** One look for every message: the brand bar, the blocks, a footer; and the same words as plain text. */
+/**
+ * One look for every message: the brand bar, the blocks, a footer; and the same words as plain text. A
+ * paragraph keeps its line breaks (a creator's message has them).
+ */
 function layout(subject: string, blocks: Block[], footer?: string): Omit<RenderedMail, 'attachments'> {
   const body = blocks
     .map((block) =>
       typeof block === 'string'
-        ? `<p style="margin:0 0 16px;line-height:1.5">${escapeHtml(block)}</p>`
+        ? `<p style="margin:0 0 16px;line-height:1.5;white-space:pre-line">${escapeHtml(block)}</p>`
         : `<p style="margin:24px 0"><a href="${escapeHtml(block.url)}" style="background:#db2777;color:#ffffff;padding:12px 20px;border-radius:8px;text-decoration:none;font-weight:600">${escapeHtml(block.button)}</a></p>`,
     )
     .join('\n');
@@ -73,6 +76,8 @@ const watchUrl = (links: MailLinks, facts: ShowFacts & WatchFacts) =>
   facts.watchToken
     ? `${links.siteUrl}/watch/${facts.watchToken}`
     : `${links.siteUrl}/events/${facts.eventId}/stream`;
+/** Someone's text as paragraphs: split where a line is left blank. */
+const paragraphsOf = (text: string) => text.split(/\n\s*\n/).map((paragraph) => paragraph.trim());
 const remindersFooter = (links: MailLinks, accountId: number) =>
   `You get this because you hold a ticket. Turn reminders off: ${links.remindersOff(accountId)}`;
 
@@ -205,6 +210,19 @@ const RENDER: { [Kind in MailKind]: (facts: MailFacts[Kind], links: MailLinks) =
             ]
           : []),
       ]),
+    ),
+
+  'creator-message': (facts, links) =>
+    plain(
+      layout(
+        `${facts.eventName}: ${facts.subject}`,
+        [
+          `${facts.creatorName} wrote to everyone with a ticket to ${facts.eventName} (${showTime(facts)}):`,
+          ...paragraphsOf(facts.body),
+          { button: 'Go to the show', url: watchUrl(links, facts) },
+        ],
+        `You get this because you hold a ticket to ${facts.eventName}. The message is ${facts.creatorName}'s own, sent through Stagedoor.`,
+      ),
     ),
 
   'password-changed': (facts) =>

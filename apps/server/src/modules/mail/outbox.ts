@@ -1,4 +1,5 @@
 import { count, eq, sql, type SQL } from 'drizzle-orm';
+import { inBatches } from '../../db/batches';
 import type { Database } from '../../db/database';
 import type { Rows } from '../../db/guarded-write';
 import { outbox } from './mail.tables';
@@ -18,6 +19,8 @@ export interface MailFacts {
   refund: ShowFacts & { orderId: number; totalCents: number; reason: RefundReason };
   /** `invited`: the address had no account; one was made for it, which its owner claims by signing up. */
   'ticket-gift': ShowFacts & WatchFacts & { senderName: string; quantity: number; invited: boolean };
+  /** What an event's creator wrote to its ticket holders (POST /events/{id}/message), in their words. */
+  'creator-message': ShowFacts & WatchFacts & { creatorName: string; subject: string; body: string };
   'password-changed': { firstName: string };
   'password-reset': { firstName: string; token: string };
 }
@@ -46,7 +49,7 @@ export interface WatchFacts {
 /** The facts that are secrets: kept only until the message is sent. */
 export const SECRET_FACTS = ['token', 'watchToken'] as const;
 
-interface QueuedMail<Kind extends MailKind> {
+export interface QueuedMail<Kind extends MailKind> {
   key: string;
   to: string;
   kind: Kind;
@@ -58,7 +61,17 @@ interface QueuedMail<Kind extends MailKind> {
  * A message whose key is queued already is not queued again.
  */
 export async function queueMail<Kind extends MailKind>(tx: Database, mail: QueuedMail<Kind>): Promise<void> {
-  await tx.insert(outbox).values(outboxRow(mail)).onConflictDoNothing({ target: outbox.key });
+  await queueMails(tx, [mail]);
+}
+
+/** Queues many messages as queueMail does one (all of an event's ticket holders, say). */
+export async function queueMails<Kind extends MailKind>(
+  tx: Database,
+  mails: QueuedMail<Kind>[],
+): Promise<void> {
+  await inBatches(mails.map(outboxRow), (rows) =>
+    tx.insert(outbox).values(rows).onConflictDoNothing({ target: outbox.key }),
+  );
 }
 
 /**

@@ -1,4 +1,5 @@
 import { stringify } from 'csv-stringify/sync';
+import { SPREADSHEET_CSV } from '../../csv';
 import { fromCents } from '@stagedoor/shared/events';
 import type { Earnings, EventEarnings, Payout } from '@stagedoor/shared/money';
 import { and, desc, eq, inArray, sql, sum, type SQL } from 'drizzle-orm';
@@ -124,20 +125,13 @@ const CSV_COLUMNS: (keyof EventEarnings & string)[] = [
   'net',
 ];
 
-/**
- * GET /earnings.csv: the per-event table, for a spreadsheet, written by csv-stringify: RFC 4180 quoting,
- * and also every field holding `;` (the separator of spreadsheets in many locales). Text a spreadsheet
- * would run as a formula (`=`, `+`, `-`, `@`, tab or carriage return first) is prefixed with a quote
- * mark, so an event name cannot smuggle one into the creator's spreadsheet.
- */
+/** GET /earnings.csv: the per-event table, for a spreadsheet (csv.ts: an event name is not a formula there). */
 export async function earningsCsv(deps: Pick<Deps, 'db'>, creator: AccountRow): Promise<string> {
   const rows = await eventEarnings(deps, creator.id);
   return stringify(rows, {
     header: true,
     columns: CSV_COLUMNS,
-    record_delimiter: 'windows',
-    quoted_match: ';',
-    escape_formulas: true,
+    ...SPREADSHEET_CSV,
     cast: {
       boolean: String,
       number: (value) => value.toFixed(2).replace(/\.00$/, ''),

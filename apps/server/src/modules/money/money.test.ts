@@ -297,6 +297,8 @@ describe('earnings, payouts and the CSV', () => {
     });
     // Quoted too: many locales' spreadsheets split fields at a semicolon.
     const earlier = await createEvent(app, creator, { name: 'Rock; Jazz', date: daysFromNow(0.5) });
+    // Quoted too: a line break alone (not CR LF) would start a row in some readers.
+    const latest = await createEvent(app, creator, { name: 'Late\nShow', date: daysFromNow(0.25) });
     const response = await api(app, {
       method: 'GET',
       url: '/api/earnings.csv',
@@ -308,6 +310,7 @@ describe('earnings, payouts and the CSV', () => {
       'eventId,name,date,cancelled,ticketsSold,gross,platformFee,processorFee,refunded,penalty,net',
       `${event.id},"'=HYPERLINK(""x""), ""live""",${event.date},false,2,20,2,0,0,0,18`,
       `${earlier.id},"Rock; Jazz",${earlier.date},false,0,0,0,0,0,0,0`,
+      `${latest.id},"Late\nShow",${latest.date},false,0,0,0,0,0,0,0`,
       '',
     ]);
   });

@@ -1,13 +1,13 @@
-import { and, eq, lte, max, not, sql } from 'drizzle-orm';
+import { and, countDistinct, eq, lte, max, not, sql } from 'drizzle-orm';
 import type { Database } from '../../db/database';
 import { accountView } from '../accounts/accounts.views';
 import { eventsView as events } from '../events/events.views';
 import { orders } from './orders.tables';
 import type { Deps } from '../../deps';
 import { upcomingAt } from '../events/event-state';
-import { isQueued, queueMail, showFacts } from '../mail/outbox';
+import { isQueued, queueMails, showFacts, type MailKind, type QueuedMail } from '../mail/outbox';
 import { sendDueMail } from '../mail/worker';
-import { issueWatchLink } from './watch-links';
+import { newWatchLink, writeWatchLinks } from './watch-links';
 
 const HOUR_MS = 3_600_000;
 
@@ -52,6 +52,48 @@ export function queueReplayReady(tx: Database, eventId: number): Promise<void> {
   return queueToTicketHolders(tx, eventId, 'replay-ready');
 }
 
+/** What the creator wrote to the event's ticket holders (attendees module), with its row's id. */
+interface CreatorMessage {
+  id: number;
+  creatorName: string;
+  subject: string;
+  body: string;
+}
+
+/**
+ * The creator's message to every ticket holder of the event, once per account, in the caller's
+ * transaction. Reminders off or not: it is about the show they paid for, from the one who gives it.
+ * Answers how many holders it was queued for.
+ */
+export async function queueCreatorMessage(
+  tx: Database,
+  eventId: number,
+  message: CreatorMessage,
+): Promise<number> {
+  const keyPrefix = `creator-message:${message.id}:account:`;
+  const holders = await ticketHolders(tx, eventId, { keyPrefix, remindersOnly: false });
+  const { id: _id, ...said } = message;
+  await queueToEach(tx, holders, (holder, watchToken) => ({
+    key: `${keyPrefix}${holder.accountId}`,
+    to: holder.email,
+    kind: 'creator-message',
+    facts: { ...showFacts(holder, holder.event), watchToken, ...said },
+  }));
+  return holders.length;
+}
+
+/** How many accounts hold tickets to the event now: those a creator's message would go to. */
+export async function ticketHolderCount(db: Database, eventId: number): Promise<number> {
+  const [row] = await db
+    .select({ holders: countDistinct(orders.accountId) })
+    .from(orders)
+    .where(holding(eventId));
+  return row?.holders ?? 0;
+}
+
+/** An order of the event that admits its holder: completed (paid, or free); not pending, refunded or disputed. */
+const holding = (eventId: number) => and(eq(orders.eventId, eventId), eq(orders.status, 'completed'));
+
 /**
  * One message of `kind` to every ticket holder of the event who has not turned reminders off, once per
  * show and buyer (the key), however often this runs: holders already sent it are not even read, so the
@@ -64,45 +106,78 @@ async function queueToTicketHolders(
   paidBefore?: Date,
 ): Promise<void> {
   const keyPrefix = `${kind}:event:${eventId}:account:`;
-  const holders = await tx
-    .select({
-      accountId: accounts.id,
-      email: accounts.email,
-      firstName: accounts.firstName,
-      timeZone: accounts.timeZone,
-      event: { id: events.id, name: events.name, date: events.date },
-      // The holder's newest order, for their watch link.
-      orderId: max(orders.id).mapWith(Number),
-    })
-    .from(orders)
-    .innerJoin(accounts, eq(accounts.id, orders.accountId))
-    .innerJoin(events, eq(events.id, orders.eventId))
-    .where(
-      and(
-        eq(orders.eventId, eventId),
-        eq(orders.status, 'completed'),
-        eq(accounts.remindersEnabled, true),
-        paidBefore ? lte(orders.completedAt, paidBefore) : undefined,
-        not(isQueued(sql`${keyPrefix} || ${accounts.id}`)),
-      ),
-    )
-    // Every column read, not the ids alone: the views are subqueries, whose keys PostgreSQL does not know.
-    .groupBy(
-      accounts.id,
-      accounts.email,
-      accounts.firstName,
-      accounts.timeZone,
-      events.id,
-      events.name,
-      events.date,
-    );
-  for (const holder of holders) {
-    const watchToken = await issueWatchLink(tx, { id: holder.orderId, accountId: holder.accountId });
-    await queueMail(tx, {
-      key: `${keyPrefix}${holder.accountId}`,
-      to: holder.email,
-      kind,
-      facts: { ...showFacts(holder, holder.event), accountId: holder.accountId, watchToken },
-    });
-  }
+  const holders = await ticketHolders(tx, eventId, { keyPrefix, remindersOnly: true, paidBefore });
+  await queueToEach(tx, holders, (holder, watchToken) => ({
+    key: `${keyPrefix}${holder.accountId}`,
+    to: holder.email,
+    kind,
+    facts: { ...showFacts(holder, holder.event), accountId: holder.accountId, watchToken },
+  }));
+}
+
+type TicketHolder = Awaited<ReturnType<typeof ticketHolders>>[number];
+
+/**
+ * The event's ticket holders, each account once, with its newest order of the event (for a watch link),
+ * but those already sent a message keyed `keyPrefix` + their id; `remindersOnly`: those who left
+ * reminders on; `paidBefore`: whose orders completed by then.
+ */
+function ticketHolders(
+  tx: Database,
+  eventId: number,
+  { keyPrefix, remindersOnly, paidBefore }: { keyPrefix: string; remindersOnly: boolean; paidBefore?: Date },
+) {
+  return (
+    tx
+      .select({
+        accountId: accounts.id,
+        email: accounts.email,
+        firstName: accounts.firstName,
+        timeZone: accounts.timeZone,
+        event: { id: events.id, name: events.name, date: events.date },
+        // The holder's newest order, for their watch link.
+        orderId: max(orders.id).mapWith(Number),
+      })
+      .from(orders)
+      .innerJoin(accounts, eq(accounts.id, orders.accountId))
+      .innerJoin(events, eq(events.id, orders.eventId))
+      .where(
+        and(
+          holding(eventId),
+          remindersOnly ? eq(accounts.remindersEnabled, true) : undefined,
+          paidBefore ? lte(orders.completedAt, paidBefore) : undefined,
+          not(isQueued(sql`${keyPrefix} || ${accounts.id}`)),
+        ),
+      )
+      // Every column read, not the ids alone: the views are subqueries, whose keys PostgreSQL does not know.
+      .groupBy(
+        accounts.id,
+        accounts.email,
+        accounts.firstName,
+        accounts.timeZone,
+        events.id,
+        events.name,
+        events.date,
+      )
+  );
+}
+
+/** Each holder's message, with a watch link of their newest order, queued in the caller's transaction. */
+async function queueToEach<Kind extends MailKind>(
+  tx: Database,
+  holders: TicketHolder[],
+  mailOf: (holder: TicketHolder, watchToken: string) => QueuedMail<Kind>,
+): Promise<void> {
+  const linked = holders.map((holder) => ({
+    holder,
+    link: newWatchLink({ id: holder.orderId, accountId: holder.accountId }),
+  }));
+  await writeWatchLinks(
+    tx,
+    linked.map(({ link }) => link),
+  );
+  await queueMails(
+    tx,
+    linked.map(({ holder, link }) => mailOf(holder, link.token)),
+  );
 }

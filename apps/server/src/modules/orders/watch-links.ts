@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt } from 'drizzle-orm';
+import { inBatches } from '../../db/batches';
 import type { Database } from '../../db/database';
 import type { Rows } from '../../db/guarded-write';
 import { eventsView as events } from '../events/events.views';
@@ -37,8 +38,16 @@ export async function issueWatchLink(
   order: { id: number; accountId: number },
 ): Promise<string> {
   const link = newWatchLink(order);
-  await tx.insert(watchLinks).values(link.rows.rows);
+  await writeWatchLinks(tx, [link]);
   return link.token;
+}
+
+/** Writes new links (newWatchLink) in the caller's transaction, however many: every ticket holder's, say. */
+export async function writeWatchLinks(tx: Database, links: WatchLink[]): Promise<void> {
+  await inBatches(
+    links.flatMap((link) => link.rows.rows),
+    (rows) => tx.insert(watchLinks).values(rows),
+  );
 }
 
 /**

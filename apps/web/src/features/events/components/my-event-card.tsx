@@ -19,8 +19,8 @@ type MyEventCardProps = {
 
 /**
  * A card of My Events: Edit only before the event starts, Start Stream only while it is active (spec §4),
- * its Analytics always, Cancel until it ends, Delete replay once one is ready. A cancelled event is over for good: it offers
- * neither Edit nor Start Stream.
+ * Cancel until it ends, Delete replay once one is ready, Attendees and Analytics always (a cancelled event's refunds
+ * are there too). A cancelled event is over for good: it offers neither Edit nor Start Stream.
  */
 export function MyEventCard({ event, onDelete, onCancel, onDeleteReplay }: MyEventCardProps) {
   const isCancelled = event.cancelledAt !== null;
@@ -47,6 +47,9 @@ export function MyEventCard({ event, onDelete, onCancel, onDeleteReplay }: MyEve
           ) : null}
           <ButtonLink to={paths.eventDetails(event.id)} variant="secondary" size="sm">
             View
+          </ButtonLink>
+          <ButtonLink to={paths.creatorEventAttendees(event.id)} variant="secondary" size="sm">
+            Attendees
           </ButtonLink>
           {!isCancelled && event.isActive ? (
             <ButtonLink to={paths.eventStream(event.id)} variant="secondary" size="sm">

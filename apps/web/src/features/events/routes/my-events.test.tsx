@@ -51,7 +51,7 @@ const cancelText = (name: string) =>
   `Cancel "${name}"? Every buyer will be refunded in full and the event stops selling and streaming.`;
 
 describe('my events', () => {
-  it('offers Edit only before the event and Start Stream only while it is active', async () => {
+  it('offers Edit only before the event, Start Stream only while it is active, and Attendees always', async () => {
     stubApi({
       ...signedInAs(creator),
       [myEvents]: {
@@ -71,6 +71,10 @@ describe('my events', () => {
       '/creators/dashboard/events/1/edit',
     );
     expect(within(comingUp).getByRole('link', { name: 'View' })).toHaveAttribute('href', '/events/1');
+    expect(within(comingUp).getByRole('link', { name: 'Attendees' })).toHaveAttribute(
+      'href',
+      '/creators/dashboard/events/1/attendees',
+    );
     expect(within(comingUp).getByRole('link', { name: 'Start Stream' })).toHaveAttribute(
       'href',
       '/events/1/stream',
@@ -88,6 +92,7 @@ describe('my events', () => {
     const past = screen.getByRole('article', { name: 'Last Week' });
     expect(within(past).queryByRole('link', { name: 'Edit Event' })).not.toBeInTheDocument();
     expect(within(past).getByRole('link', { name: 'Start Stream' })).toBeInTheDocument();
+    expect(within(past).getByRole('link', { name: 'Attendees' })).toBeInTheDocument();
     expect(within(past).getByRole('button', { name: 'Delete event Last Week' })).toBeInTheDocument();
   });
 
