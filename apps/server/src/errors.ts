@@ -31,6 +31,17 @@ export function validationFailed(issues: ReadonlyArray<{ field: string; message:
   return new AppError('VALIDATION_FAILED', Object.values(fields)[0] ?? 'Invalid request', fields);
 }
 
+/**
+ * Every reason a change cannot be made, each under its field: a 400 when any field is invalid, else a
+ * 409 when some conflict with what is stored, summarised by the first; nothing when there are none.
+ */
+export function throwFieldProblems(invalid: FieldErrors, conflicts: FieldErrors): void {
+  const problems = { ...invalid, ...conflicts };
+  const first = Object.values(problems)[0];
+  if (!first) return;
+  throw new AppError(Object.keys(invalid).length > 0 ? 'VALIDATION_FAILED' : 'CONFLICT', first, problems);
+}
+
 /** A 400 naming the first field of `input` whose text is not valid text (valid-text.ts), or null. */
 export function invalidTextFailure(input: unknown, context = 'request'): AppError | null {
   const path = invalidTextPath(input);

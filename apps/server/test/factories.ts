@@ -163,6 +163,13 @@ export async function createEvent(
   return response.json<Event>();
 }
 
+/** The event's first ticket type: what a purchase naming none buys. */
+export function firstTicketTypeId(event: Pick<Event, 'ticketTypes'>): number {
+  const [first] = event.ticketTypes;
+  if (!first) throw new Error('an event has at least one ticket type');
+  return first.id;
+}
+
 /**
  * Only time makes an event past, and no API call can: the test moves its date in the database, as the
  * passing days would.

@@ -8,6 +8,8 @@ import {
   EVENT_SEARCH_MAX_WORDS,
   searchWords,
   ID_MAX,
+  TICKET_TYPE_NAME_MAX_LENGTH,
+  TICKET_TYPES_MAX,
   PAGE_DEFAULT,
   PAGE_MAX,
 } from './limits';
@@ -77,6 +79,7 @@ const dollars = (label: string) =>
       .refine(hasAtMostTwoDecimals, `${label} can have at most two decimals`),
   );
 export const ZPrice = dollars('Price');
+export const ZAmount = dollars('Amount');
 
 /**
  * The least a card payment can be (Stripe's minimum charge in US dollars): a paid ticket costs at least
@@ -85,11 +88,10 @@ export const ZPrice = dollars('Price');
 export const MIN_CARD_PRICE = 0.5;
 export const TICKET_PRICE_HINT = `0 for a free event, else at least $${MIN_CARD_PRICE.toFixed(2)}`;
 export const PRICE_BELOW_CARD_MINIMUM_MESSAGE = `A paid ticket costs at least $${MIN_CARD_PRICE.toFixed(2)}, the least a card can pay; 0 makes the event free`;
+/** Free, or what a card can pay. */
+const isPayable = (price: number) => price === 0 || price >= MIN_CARD_PRICE;
 /** An event's ticket price: free, or what a card can pay. */
-const ZTicketPrice = ZPrice.refine(
-  (price) => price === 0 || price >= MIN_CARD_PRICE,
-  PRICE_BELOW_CARD_MINIMUM_MESSAGE,
-);
+const ZTicketPrice = ZPrice.refine(isPayable, PRICE_BELOW_CARD_MINIMUM_MESSAGE);
 export const ZMaxTickets = wholeNumber('Maximum tickets', 1, EVENT_MAX_TICKETS_MAX);
 /** At most maxTickets (checked by the server against the event's stored or new maxTickets). */
 export const ZMaxPerBuyer = wholeNumber('Maximum per buyer', 1, EVENT_MAX_TICKETS_MAX);
@@ -101,22 +103,99 @@ const ZEventDate = z.iso.datetime({
   error: (issue) =>
     issue.input === undefined ? 'Event date is required' : 'Event date must be a valid date and time',
 });
+const ZSalesInstant = (label: string) =>
+  z.iso
+    .datetime({ offset: true, error: `${label} must be a valid date and time` })
+    .nullable()
+    .optional();
+
+/**
+ * Pay what you want: the buyer chooses the amount of each ticket, at least `minimum` (free or what a
+ * card can pay), with `suggested` offered first. The type's price is its minimum.
+ */
+export const ZPayWhatYouWant = z
+  .object({
+    minimum: dollars('Minimum').refine(isPayable, PRICE_BELOW_CARD_MINIMUM_MESSAGE),
+    suggested: dollars('Suggested amount'),
+  })
+  .refine(({ minimum, suggested }) => suggested >= minimum, {
+    path: ['suggested'],
+    message: 'The suggested amount cannot be below the minimum',
+  });
+
+/**
+ * One kind of ticket an event sells ("Early bird", "Front row + meet & greet"): its price, its stock,
+ * and when it is on sale (both bounds optional, within the event's own sales). `id` names a type the
+ * event already has, when an edit keeps it.
+ */
+export const ZTicketTypeInput = z
+  .object({
+    id: positiveId('Ticket type id').optional(),
+    name: z
+      .string({ error: 'Ticket type name is required' })
+      .trim()
+      .min(1, 'Ticket type name is required')
+      .max(
+        TICKET_TYPE_NAME_MAX_LENGTH,
+        `Ticket type name must be at most ${TICKET_TYPE_NAME_MAX_LENGTH} characters`,
+      ),
+    price: ZTicketPrice.optional(),
+    maxTickets: ZMaxTickets,
+    salesStart: ZSalesInstant('Sales start'),
+    salesEnd: ZSalesInstant('Sales end'),
+    payWhatYouWant: ZPayWhatYouWant.nullable().optional(),
+  })
+  .refine((type) => type.price !== undefined || type.payWhatYouWant, {
+    path: ['price'],
+    message: 'Price is required',
+  })
+  .refine(
+    ({ salesStart, salesEnd }) => !salesStart || !salesEnd || Date.parse(salesEnd) > Date.parse(salesStart),
+    { path: ['salesEnd'], message: 'Sales end must be after sales start' },
+  );
+export type TicketTypeInput = z.infer<typeof ZTicketTypeInput>;
+
+/** An event's ticket types, in the order its page offers them: the first is the event's own price. */
+const ZTicketTypes = z
+  .array(ZTicketTypeInput, { error: 'Ticket types must be a list' })
+  .min(1, 'An event needs at least one ticket type')
+  .max(TICKET_TYPES_MAX, `An event has at most ${TICKET_TYPES_MAX} ticket types`)
+  .refine(
+    (types) => new Set(types.map(({ name }) => name.toLowerCase())).size === types.length,
+    'Each ticket type needs a name of its own',
+  );
+
 const ZIsActive = z.union([z.boolean(), z.stringbool()], { error: 'Active must be true or false' });
 /** Its public shows are recorded and offered to its ticket holders afterwards; absent on creation: true. */
 const ZReplayEnabled = z.union([z.boolean(), z.stringbool()], { error: 'Replay must be true or false' });
 
+/** The name of an event's type when the creator named none: an event that sells one kind of ticket. */
+export const DEFAULT_TICKET_TYPE_NAME = 'General admission';
+
 /** POST /events (JSON or multipart; the image travels as the multipart file field `image`). */
-export const ZCreateEventRequest = z.object({
-  name: ZEventName,
-  description: ZEventDescription,
-  price: ZTicketPrice,
-  maxTickets: ZMaxTickets,
-  /** How many tickets one account may hold; absent: maxTickets. */
-  maxPerBuyer: ZMaxPerBuyer.optional(),
-  date: ZEventDate.refine((date) => Date.parse(date) > Date.now(), EVENT_DATE_IN_PAST_MESSAGE),
-  isActive: ZIsActive.default(true),
-  replayEnabled: ZReplayEnabled.default(true),
-});
+export const ZCreateEventRequest = z
+  .object({
+    name: ZEventName,
+    description: ZEventDescription,
+    /** Required without ticketTypes; with them, the first type's price wins. */
+    price: ZTicketPrice.optional(),
+    /** Required without ticketTypes; with them, their total wins. */
+    maxTickets: ZMaxTickets.optional(),
+    /** How many tickets one account may hold; absent: maxTickets. */
+    maxPerBuyer: ZMaxPerBuyer.optional(),
+    date: ZEventDate.refine((date) => Date.parse(date) > Date.now(), EVENT_DATE_IN_PAST_MESSAGE),
+    isActive: ZIsActive.default(true),
+    replayEnabled: ZReplayEnabled.default(true),
+    /** Absent: one type (DEFAULT_TICKET_TYPE_NAME) at `price` for `maxTickets`. */
+    ticketTypes: ZTicketTypes.optional(),
+  })
+  .superRefine((event, context) => {
+    if (event.ticketTypes) return;
+    if (event.price === undefined)
+      context.addIssue({ code: 'custom', path: ['price'], message: 'Price is required' });
+    if (event.maxTickets === undefined)
+      context.addIssue({ code: 'custom', path: ['maxTickets'], message: 'Maximum tickets is required' });
+  });
 export type CreateEventRequest = z.infer<typeof ZCreateEventRequest>;
 
 /**
@@ -134,6 +213,8 @@ export const ZUpdateEventRequest = z.object({
   date: ZEventDate.optional(),
   isActive: ZIsActive.default(true),
   replayEnabled: ZReplayEnabled.optional(),
+  /** The event's types from now on: those with an id are kept and changed, the others added, and a type left out is removed (only if none of its tickets were sold). */
+  ticketTypes: ZTicketTypes.optional(),
 });
 export type UpdateEventRequest = z.infer<typeof ZUpdateEventRequest>;
 
@@ -204,6 +285,20 @@ export const ZEventCreator = z.object({
   timeZone: z.string(),
 });
 
+/** A ticket type as the event presents it; amounts in dollars, instants ISO 8601 UTC. */
+export const ZTicketType = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  /** For pay what you want, its minimum. */
+  price: z.number(),
+  maxTickets: z.number().int(),
+  ticketsLeft: z.number().int(),
+  salesStart: z.string().nullable(),
+  salesEnd: z.string().nullable(),
+  payWhatYouWant: z.object({ minimum: z.number(), suggested: z.number() }).nullable(),
+});
+export type TicketType = z.infer<typeof ZTicketType>;
+
 /** An event as every listing and detail answer presents it (spec §3). */
 export const ZEvent = z.object({
   id: z.number().int(),
@@ -230,6 +325,11 @@ export const ZEvent = z.object({
   hasReplay: z.boolean(),
   creatorId: z.number().int(),
   creator: ZEventCreator,
+  /**
+   * What it sells, in order; the first is `price`. `maxTickets` and `ticketsLeft` are the totals of
+   * all types (with one type, exactly that type's).
+   */
+  ticketTypes: z.array(ZTicketType),
 });
 export type Event = z.infer<typeof ZEvent>;
 

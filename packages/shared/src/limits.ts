@@ -19,6 +19,9 @@ export const EVENT_NAME_MAX_LENGTH = 200;
 export const EVENT_DESCRIPTION_MAX_LENGTH = 5000;
 export const EVENT_PRICE_MAX = 100_000;
 export const EVENT_MAX_TICKETS_MAX = 100_000;
+/** The ticket types one event may sell, and the length of a type's name. */
+export const TICKET_TYPES_MAX = 10;
+export const TICKET_TYPE_NAME_MAX_LENGTH = 60;
 /** Tickets one buyer may hold of an event whose creator set no maximum per buyer (fewer if the stock is). */
 export const DEFAULT_MAX_PER_BUYER = 10;
 /** The rows a paged list (GET /events, GET /orders) answers when not asked for a number, and at most. */

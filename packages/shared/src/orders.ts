@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { pageQuery, positiveId, wholeNumber, ZPrice } from './events';
+import { pageQuery, positiveId, wholeNumber, ZAmount, ZPrice } from './events';
+import { ZPromoCodeText } from './promo-codes';
 import { ZEmail } from './accounts';
 import { EVENT_MAX_TICKETS_MAX } from './limits';
 
@@ -10,13 +11,19 @@ import { EVENT_MAX_TICKETS_MAX } from './limits';
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
 
 /**
- * POST /orders; the total is computed by the server from the event's stored price. `unitPrice` is the
- * price the buyer saw: when the stored price differs, nothing is taken and the answer is a 409 naming it.
+ * POST /orders (and POST /orders/quote, which answers what it would cost); the total is computed by the
+ * server from the ticket type's stored price. `unitPrice` is the price the buyer saw: when the stored
+ * price differs, nothing is taken and the answer is a 409 naming it. `ticketTypeId`: absent, the
+ * event's first type. `promoCode`: a code of the event's creator, off each ticket. `amount`: what the
+ * buyer pays a ticket of a pay-what-you-want type (at least its minimum; absent, the suggested one).
  */
 export const ZCreateOrderRequest = z.object({
   eventId: positiveId('Event id'),
   quantity: wholeNumber('Quantity', 1, EVENT_MAX_TICKETS_MAX),
   unitPrice: ZPrice.optional(),
+  ticketTypeId: positiveId('Ticket type id').optional(),
+  promoCode: ZPromoCodeText.optional(),
+  amount: ZAmount.optional(),
 });
 export type CreateOrderRequest = z.infer<typeof ZCreateOrderRequest>;
 
@@ -80,6 +87,11 @@ export const ZOrder = z.object({
   givenTo: z.string().nullable(),
   /** Who gave the caller this order's tickets (their name); null for tickets the caller bought. */
   giftFrom: z.string().nullable(),
+  /** The kind of ticket: its type's name. */
+  ticketType: z.string(),
+  /** The promo code the order used, and what it took off the whole order (dollars); null and 0 without one. */
+  promoCode: z.string().nullable(),
+  discount: z.number(),
   event: z.object({
     id: z.number().int(),
     name: z.string(),
@@ -91,6 +103,19 @@ export const ZOrder = z.object({
   }),
 });
 export type Order = z.infer<typeof ZOrder>;
+
+/** POST /orders/quote: what the purchase would cost now, before anything is taken or charged. */
+export const ZOrderQuote = z.object({
+  ticketType: z.object({ id: z.number().int(), name: z.string() }),
+  quantity: z.number().int(),
+  /** A ticket's price before the code (for pay what you want, the amount chosen). */
+  unitPrice: z.number(),
+  subtotal: z.number(),
+  promoCode: z.string().nullable(),
+  discount: z.number(),
+  total: z.number(),
+});
+export type OrderQuote = z.infer<typeof ZOrderQuote>;
 
 /**
  * GET /orders?limit&offset: a page of the account's orders and those it gave away: the shows still to

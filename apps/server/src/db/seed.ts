@@ -292,7 +292,15 @@ async function seedEvent(deps: Deps, accounts: Map<string, AccountRow>, demo: De
   for (const [email, quantity] of demo.sales ?? []) {
     // Demo sales complete at once, whatever the payment provider: no demo fan has a card.
     const buyer = demoAccount(accounts, email);
-    const purchase = { accountId: buyer.id, eventId: event.id, quantity, unitPriceCents: null };
+    const purchase = {
+      accountId: buyer.id,
+      eventId: event.id,
+      ticketTypeId: null,
+      quantity,
+      unitPriceCents: null,
+      amountCents: null,
+      promoCode: null,
+    };
     const placed = await deps.placeOrder(
       deps.db,
       { ...purchase, idempotencyKey: null, requestHash: null },
@@ -302,7 +310,7 @@ async function seedEvent(deps: Deps, accounts: Map<string, AccountRow>, demo: De
   }
   if (demo.heldDaysAgo) {
     const heldOn = new Date(day.getTime() - demo.heldDaysAgo * DAY_MS);
-    await updateEventChecked(deps.db, event.id, () => ({ date: heldOn }));
+    await updateEventChecked(deps.db, event.id, () => ({ changes: { date: heldOn } }));
   }
   if (demo.cancelled) await cancelEvent(deps, creator, event.id, new Date());
 }

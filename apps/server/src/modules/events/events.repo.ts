@@ -5,28 +5,30 @@ import { containing, folded } from '../../db/text-search';
 import { upcomingAt } from './event-state';
 import type { AccountRow } from '../accounts/accounts.tables';
 import { accountView } from '../accounts/accounts.views';
-import { eventColumns, events, type EventRow } from './events.tables';
+import { eventColumns, events, type EventRow, type TicketTypeRow } from './events.tables';
+import {
+  eventTotalsOf,
+  insertTicketTypes,
+  lockTicketTypes,
+  replaceTicketTypes,
+  ticketTypesOf,
+  withoutPlace,
+  type EventTicketType,
+} from './ticket-types';
+import type { TicketTypeInput } from '@stagedoor/shared/events';
 
 const creators = accountView('creator');
 
 export type EventCreatorRow = Pick<AccountRow, 'nickname' | 'firstName' | 'lastName' | 'timeZone'>;
 
-/** An event with the names of its creator, as every answer shows it. */
+/** An event with the names of its creator and its ticket types, as every answer shows it. */
 export interface EventWithCreator {
   event: EventRow;
   creator: EventCreatorRow;
+  ticketTypes: EventTicketType[];
 }
 
-type EditableField =
-  | 'name'
-  | 'description'
-  | 'image'
-  | 'priceCents'
-  | 'maxTickets'
-  | 'maxPerBuyer'
-  | 'date'
-  | 'isActive'
-  | 'replayEnabled';
+type EditableField = 'name' | 'description' | 'image' | 'maxPerBuyer' | 'date' | 'isActive' | 'replayEnabled';
 
 type NewEvent = Pick<EventRow, 'creatorId' | EditableField>;
 
@@ -45,15 +47,26 @@ function selectWithCreator(db: Database) {
         lastName: creators.lastName,
         timeZone: creators.timeZone,
       },
+      ticketTypes: ticketTypesOf(events.id),
     })
     .from(events)
     .innerJoin(creators, eq(creators.id, events.creatorId));
 }
 
-export async function insertEvent(db: Database, event: NewEvent): Promise<EventRow> {
-  const [row] = await db.insert(events).values(event).returning(eventColumns);
-  if (!row) throw new Error('insert into events returned no row');
-  return row;
+/** A new event with its ticket types; its price and stock are theirs (ticket-types.ts eventTotalsOf). */
+export async function insertEvent(
+  db: Database,
+  event: NewEvent,
+  types: TicketTypeInput[],
+): Promise<{ event: EventRow; ticketTypes: EventTicketType[] }> {
+  return db.transaction(async (tx) => {
+    const [inserted] = await tx
+      .insert(events)
+      .values({ ...event, ...eventTotalsOf(types) })
+      .returning(eventColumns);
+    if (!inserted) throw new Error('insert into events returned no row');
+    return { event: inserted, ticketTypes: await insertTicketTypes(tx, inserted.id, types) };
+  });
 }
 
 export async function findEventById(db: Database, id: number): Promise<EventRow | null> {
@@ -159,25 +172,41 @@ export function listEventsOf(
     .offset(page.offset);
 }
 
+/** What an edit changes: the event's own fields, and its ticket types when it changes them. */
+export interface EventEdit {
+  changes: EventChanges;
+  ticketTypes?: TicketTypeInput[];
+}
+
 /**
- * Applies the changes `changesFor` decides on the row read under a lock, so what it judges (the tickets
- * sold) cannot change before the write; if it throws, nothing is written. Returns the event before and
- * after, or null when it does not exist.
+ * Applies the edit `editFor` decides on the row and its types read under a lock, so what it judges
+ * (the tickets sold) cannot change before the write; if it throws, nothing is written. New types set
+ * the event's price and stock (ticket-types.ts eventTotalsOf). Returns the event before and after, or
+ * null when it does not exist.
  */
 export async function updateEventChecked(
   db: Database,
   id: number,
-  changesFor: (before: EventRow) => EventChanges,
-): Promise<{ before: EventRow; after: EventRow } | null> {
+  editFor: (before: EventRow, types: TicketTypeRow[]) => EventEdit,
+): Promise<{ before: EventRow; after: EventRow; ticketTypes: EventTicketType[] } | null> {
   return db.transaction(async (tx) => {
     const [before] = await tx.select(eventColumns).from(events).where(eq(events.id, id)).for('update');
     if (!before) return null;
+    const stored = await lockTicketTypes(tx, id);
+    const edit = editFor(before, stored);
+    const ticketTypes = edit.ticketTypes
+      ? await replaceTicketTypes(tx, id, stored, edit.ticketTypes)
+      : stored.map(withoutPlace);
     const [after] = await tx
       .update(events)
-      .set({ ...changesFor(before), updatedAt: new Date() })
+      .set({
+        ...edit.changes,
+        ...(edit.ticketTypes ? eventTotalsOf(edit.ticketTypes) : {}),
+        updatedAt: new Date(),
+      })
       .where(eq(events.id, id))
       .returning(eventColumns);
-    return after ? { before, after } : null;
+    return after ? { before, after, ticketTypes } : null;
   });
 }
 

@@ -2,8 +2,10 @@ import { eventState } from '@stagedoor/shared/event-state';
 import {
   EVENT_DATE_IN_PAST_MESSAGE,
   MAX_PER_BUYER_ABOVE_MAX_TICKETS_MESSAGE,
+  fromCents,
   toCents,
   type CreateEventRequest,
+  type TicketTypeInput,
   type Event,
   type EventListQuery,
   type UpdateEventRequest,
@@ -11,9 +13,10 @@ import {
 import { searchWords } from '@stagedoor/shared/limits';
 import { eventCalendar } from '../../calendar';
 import type { AccountRow } from '../accounts/accounts.tables';
-import type { EventRow } from './events.tables';
+import type { EventRow, TicketTypeRow } from './events.tables';
+import { eventTotalsOf, findTicketOptions, singleType } from './ticket-types';
 import type { Deps } from '../../deps';
-import { AppError, type FieldErrors } from '../../errors';
+import { AppError, throwFieldProblems, type FieldErrors } from '../../errors';
 import type { ImageUpload } from '../../plugins/multipart';
 import { assertOwner } from '../../policy';
 import { findCreatorById, findCreatorByNickname } from '../creators/creators.service';
@@ -30,6 +33,7 @@ import {
   listUpcomingEventsOf,
   updateEventChecked,
   type EventChanges,
+  type EventEdit,
   type Page,
 } from './events.repo';
 import { toEvent } from './public-event';
@@ -128,25 +132,30 @@ export async function createEvent(
   input: CreateEventRequest,
   image?: ImageUpload,
 ): Promise<Event> {
-  if (input.maxPerBuyer !== undefined && input.maxPerBuyer > input.maxTickets) {
+  // The request's schema asks for a price and a stock when it names no types.
+  const types = input.ticketTypes ?? [singleType(input.price ?? 0, input.maxTickets ?? 1)];
+  const { maxTickets } = eventTotalsOf(types);
+  if (input.maxPerBuyer !== undefined && input.maxPerBuyer > maxTickets) {
     throw new AppError('VALIDATION_FAILED', MAX_PER_BUYER_ABOVE_MAX_TICKETS_MESSAGE, {
       maxPerBuyer: MAX_PER_BUYER_ABOVE_MAX_TICKETS_MESSAGE,
     });
   }
   const insert = async (imageName: string | null) =>
     toEvent({
-      event: await insertEvent(deps.db, {
-        creatorId: account.id,
-        name: input.name,
-        description: input.description,
-        image: imageName,
-        priceCents: toCents(input.price),
-        maxTickets: input.maxTickets,
-        maxPerBuyer: input.maxPerBuyer ?? null,
-        date: new Date(input.date),
-        isActive: input.isActive,
-        replayEnabled: input.replayEnabled,
-      }),
+      ...(await insertEvent(
+        deps.db,
+        {
+          creatorId: account.id,
+          name: input.name,
+          description: input.description,
+          image: imageName,
+          maxPerBuyer: input.maxPerBuyer ?? null,
+          date: new Date(input.date),
+          isActive: input.isActive,
+          replayEnabled: input.replayEnabled,
+        },
+        types,
+      )),
       creator: account,
     });
   if (!image) return insert(null);
@@ -168,38 +177,74 @@ export async function updateEvent(
   image?: ImageUpload,
 ): Promise<Event> {
   const update = async (imageName?: string) => {
-    const result = await updateEventChecked(deps.db, id, (before) => {
+    const result = await updateEventChecked(deps.db, id, (before, types) => {
       assertOwner(account, before);
-      const changes = eventChanges(before, input);
-      return imageName ? { ...changes, image: imageName } : changes;
+      const edit = eventEdit(before, types, input);
+      return imageName ? { ...edit, changes: { ...edit.changes, image: imageName } } : edit;
     });
     if (!result) throw new AppError('NOT_FOUND', EVENT_NOT_FOUND_MESSAGE);
-    return { result: toEvent({ event: result.after, creator: account }), replacedImage: result.before.image };
+    return {
+      result: toEvent({ event: result.after, creator: account, ticketTypes: result.ticketTypes }),
+      replacedImage: result.before.image,
+    };
   };
   if (!image) return (await update()).result;
   return saveImageWith(deps, image, update);
 }
 
 /**
- * The changes the request asks for, or every reason it cannot have them: a date moved into the past
- * (400), fewer tickets than already sold (409 when it is the only problem).
+ * The types a spec client's price and stock mean: the first type's price, and the stock of the first
+ * type that makes the event's total `maxTickets` (with one type, exactly these).
  */
-function eventChanges(before: EventRow, input: UpdateEventRequest): EventChanges {
+function typesWithPriceAndStock(
+  types: TicketTypeRow[],
+  price: number | undefined,
+  maxTickets: number | undefined,
+): TicketTypeInput[] {
+  const others = types.slice(1).reduce((total, type) => total + type.maxTickets, 0);
+  return types.map((type, index) => {
+    const kept: TicketTypeInput = {
+      id: type.id,
+      name: type.name,
+      price: fromCents(type.priceCents),
+      maxTickets: type.maxTickets,
+      salesStart: type.salesStart?.toISOString() ?? null,
+      salesEnd: type.salesEnd?.toISOString() ?? null,
+      payWhatYouWant:
+        type.suggestedCents === null
+          ? null
+          : { minimum: fromCents(type.priceCents), suggested: fromCents(type.suggestedCents) },
+    };
+    if (index > 0) return kept;
+    return {
+      ...kept,
+      ...(price === undefined ? {} : { price, payWhatYouWant: null }),
+      ...(maxTickets === undefined ? {} : { maxTickets: maxTickets - others }),
+    };
+  });
+}
+
+/**
+ * The edit the request asks for, or every reason it cannot have it: a date moved into the past (400),
+ * fewer tickets than already sold (409 when it is the only problem).
+ */
+function eventEdit(before: EventRow, stored: TicketTypeRow[], input: UpdateEventRequest): EventEdit {
   if (eventState(before, new Date()).cancelled) throw new AppError('CONFLICT', EVENT_CANCELLED_MESSAGE);
   const changes: EventChanges = { isActive: input.isActive };
   const invalid: FieldErrors = {};
   const conflicts: FieldErrors = {};
   if (input.name !== undefined) changes.name = input.name;
   if (input.description !== undefined) changes.description = input.description;
-  if (input.price !== undefined) changes.priceCents = toCents(input.price);
-  if (input.maxTickets !== undefined) {
-    if (input.maxTickets < before.sold) conflicts.maxTickets = maxTicketsBelowSoldMessage(before.sold);
-    changes.maxTickets = input.maxTickets;
-  }
+  const ticketTypes =
+    input.ticketTypes ??
+    (input.price === undefined && input.maxTickets === undefined
+      ? undefined
+      : typesWithPriceAndStock(stored, input.price, input.maxTickets));
+  const maxTickets = ticketTypes ? eventTotalsOf(ticketTypes).maxTickets : before.maxTickets;
+  if (maxTickets < before.sold) conflicts.maxTickets = maxTicketsBelowSoldMessage(before.sold);
   if (input.maxPerBuyer !== undefined) changes.maxPerBuyer = input.maxPerBuyer;
   if (input.replayEnabled !== undefined) changes.replayEnabled = input.replayEnabled;
   // A lower maximum of tickets lowers a per-buyer limit above it, rather than refusing the change.
-  const maxTickets = changes.maxTickets ?? before.maxTickets;
   if (input.maxPerBuyer !== undefined && input.maxPerBuyer > maxTickets) {
     invalid.maxPerBuyer = MAX_PER_BUYER_ABOVE_MAX_TICKETS_MESSAGE;
   } else if (
@@ -217,12 +262,8 @@ function eventChanges(before: EventRow, input: UpdateEventRequest): EventChanges
       changes.date = date;
     }
   }
-  const problems = { ...invalid, ...conflicts };
-  const first = Object.values(problems)[0];
-  if (first) {
-    throw new AppError(Object.keys(invalid).length > 0 ? 'VALIDATION_FAILED' : 'CONFLICT', first, problems);
-  }
-  return changes;
+  throwFieldProblems(invalid, conflicts);
+  return ticketTypes ? { changes, ticketTypes } : { changes };
 }
 
 /** DELETE /events/{id}: only while no ticket is sold; its image goes once the row is gone. */
@@ -233,6 +274,16 @@ export async function deleteEvent(deps: EventDeps, account: AccountRow, id: numb
   });
   if (!deleted) throw new AppError('NOT_FOUND', EVENT_NOT_FOUND_MESSAGE);
   if (deleted.image) await discardImage(deps, deleted.image);
+}
+
+/** The type a purchase names (the first when none) and the event's code of that text, for orders' rules. */
+export function ticketOptionsFor(
+  deps: Pick<Deps, 'db'>,
+  eventId: number,
+  ticketTypeId: number | null,
+  code: string | null,
+) {
+  return findTicketOptions(deps.db, eventId, ticketTypeId, code);
 }
 
 /** How many events the creator has made, whatever their state. */

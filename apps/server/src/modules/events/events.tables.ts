@@ -1,5 +1,15 @@
 import { getTableColumns, sql } from 'drizzle-orm';
-import { boolean, check, index, integer, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  check,
+  index,
+  integer,
+  pgTable,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { accounts } from '../accounts/accounts.tables';
 
 /** The events module's tables: only this module imports them as values (eslint.config.js); others call its functions. */
@@ -52,6 +62,77 @@ export const events = pgTable(
     index('events_search_text_index').using('gin', table.searchText.op('gin_trgm_ops')),
   ],
 );
+
+/**
+ * The kinds of ticket an event sells. The event's row keeps the totals every buyer of the event waits
+ * on (`max_tickets` is the sum of its types' `max_tickets`, `sold` of their `sold`) and the first
+ * type's price (`price_cents`, what spec clients read as the event's price); stock.ts changes both in
+ * one statement. A type on sale between `sales_start` and `sales_end` when set.
+ */
+export const ticketTypes = pgTable(
+  'ticket_types',
+  {
+    id: serial('id').primaryKey(),
+    eventId: integer('event_id')
+      .notNull()
+      .references(() => events.id, { onDelete: 'cascade' }),
+    // The order the event page offers them in; 0 is the event's own price.
+    position: integer('position').notNull(),
+    name: text('name').notNull(),
+    // For pay what you want, its minimum.
+    priceCents: integer('price_cents').notNull(),
+    maxTickets: integer('max_tickets').notNull(),
+    // Only ever changed by modules/events/stock.ts, with the event's `sold`.
+    sold: integer('sold').notNull().default(0),
+    salesStart: timestamp('sales_start', { withTimezone: true }),
+    salesEnd: timestamp('sales_end', { withTimezone: true }),
+    // Pay what you want: the amount offered first; null for a type at a fixed price.
+    suggestedCents: integer('suggested_cents'),
+  },
+  (table) => [
+    check('ticket_types_price_cents_check', sql`${table.priceCents} >= 0`),
+    check('ticket_types_sold_check', sql`${table.sold} >= 0 AND ${table.sold} <= ${table.maxTickets}`),
+    index('ticket_types_event_id_index').on(table.eventId),
+  ],
+);
+
+export type TicketTypeRow = typeof ticketTypes.$inferSelect;
+
+/**
+ * Codes an event's creator hands out: a percent or an amount off each ticket, `uses` counted one an
+ * order and never past `max_uses` (stock.ts takes a use in the purchase's statement, the check below is
+ * the second line of defence), until `expires_at`, on the types listed (every type when null).
+ */
+export const promoCodes = pgTable(
+  'promo_codes',
+  {
+    id: serial('id').primaryKey(),
+    eventId: integer('event_id')
+      .notNull()
+      .references(() => events.id, { onDelete: 'cascade' }),
+    code: text('code').notNull(),
+    percentOff: integer('percent_off'),
+    amountOffCents: integer('amount_off_cents'),
+    maxUses: integer('max_uses'),
+    uses: integer('uses').notNull().default(0),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    ticketTypeIds: integer('ticket_type_ids').array(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('promo_codes_event_id_code_unique').on(table.eventId, table.code),
+    check(
+      'promo_codes_uses_check',
+      sql`${table.uses} >= 0 AND (${table.maxUses} IS NULL OR ${table.uses} <= ${table.maxUses})`,
+    ),
+    check(
+      'promo_codes_discount_check',
+      sql`(${table.percentOff} BETWEEN 1 AND 100 AND ${table.amountOffCents} IS NULL) OR (${table.percentOff} IS NULL AND ${table.amountOffCents} > 0)`,
+    ),
+  ],
+);
+
+export type PromoCodeRow = typeof promoCodes.$inferSelect;
 
 /**
  * Every column but the search text, which only a search reads: what every other read of an event

@@ -1,9 +1,10 @@
 import { fromCents, type Event } from '@stagedoor/shared/events';
 import type { EventWithCreator } from './events.repo';
 import { maxPerBuyerOf } from './per-buyer';
+import { toTicketType } from './ticket-types';
 
 /** The event in the API's words: dollars, tickets left, ISO dates, and only its creator's names. */
-export function toEvent({ event, creator }: EventWithCreator): Event {
+export function toEvent({ event, creator, ticketTypes }: EventWithCreator): Event {
   const date = event.date.toISOString();
   return {
     id: event.id,
@@ -27,5 +28,6 @@ export function toEvent({ event, creator }: EventWithCreator): Event {
       lastName: creator.lastName,
       timeZone: creator.timeZone,
     },
+    ticketTypes: ticketTypes.map(toTicketType),
   };
 }

@@ -39,7 +39,7 @@ const expireWithoutGuard: Expire = async (app, orderId) => {
   if (order?.status !== 'pending') return;
   await sleep(5);
   await app.deps.db.update(orders).set({ status: 'expired' }).where(eq(orders.id, orderId));
-  await giveBackTickets(app.deps.db, order.eventId, order.quantity);
+  await giveBackTickets(app.deps.db, order);
 };
 
 /** Buyers straight into the database: the race is about tickets, not about hashing passwords. */
@@ -77,7 +77,10 @@ async function race(expire: Expire) {
         accountId,
         eventId: event.id,
         quantity: 1,
+        ticketTypeId: null,
         unitPriceCents: null,
+        amountCents: null,
+        promoCode: null,
         idempotencyKey: null,
         requestHash: null,
       },

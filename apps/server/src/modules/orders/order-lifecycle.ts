@@ -4,7 +4,8 @@ import type { OrderRow } from './orders.tables';
 import type { RefundReason } from '@stagedoor/shared/orders';
 import { eventState } from '@stagedoor/shared/event-state';
 import { lockEventFacts } from '../events/event-state';
-import { writeIfChanged, type Rows } from '../../db/guarded-write';
+import { PartialChange, writeIfChanged, type Rows } from '../../db/guarded-write';
+import { priceOf, type PricedCode, type PriceRequest } from '../events/pricing';
 import { giveBackTickets, retakeTickets, takeTickets } from '../events/stock';
 import {
   disputeOf,
@@ -86,48 +87,70 @@ export async function placeOrder(
   purchase: Purchase,
   { now, holdUntil }: { now: Date; holdUntil: Date | null },
 ): Promise<OrderWithEvent | null> {
-  return db.transaction(async (tx) => {
-    const facts = await lockBuyerAndReadEvent(tx, purchase, { saleId: newMovementId() });
-    if (!facts) return null;
-    const { event } = facts;
-    if (purchase.unitPriceCents !== null && purchase.unitPriceCents !== event.priceCents) return null;
-    if (holdUntil && (await openCheckoutsOf(tx, purchase.accountId)) >= MAX_OPEN_CHECKOUTS) return null;
-    const totalCents = event.priceCents * purchase.quantity;
-    // Free tickets have nothing to pay for: they complete at once, whatever the provider.
-    const heldUntil = totalCents > 0 ? holdUntil : null;
-    const order = newOrder(facts.orderId, purchase, {
-      unitPriceCents: event.priceCents,
-      totalCents,
-      status: heldUntil ? 'pending' : 'completed',
-      createdAt: now,
-      expiresAt: heldUntil,
-      completedAt: heldUntil ? null : now,
-    });
-    const writes: Rows[] = [orderRows(order)];
-    if (!heldUntil) {
-      const sale = saleOf(order, event.creatorId, feeBpsOf(facts.creator, event.id), now);
-      const link = newWatchLink(order);
-      writes.push(
-        ...movementRows(sale, facts.also.saleId),
-        mailRows(receiptOf({ ...facts, order }, link.token)),
-        link.rows,
+  try {
+    return await db.transaction(async (tx) => {
+      const facts = await lockBuyerAndReadEvent(tx, purchase, { saleId: newMovementId() });
+      if (!facts?.type) return null;
+      const { event, type } = facts;
+      const code = facts.code?.id === undefined || facts.code.id === null ? null : facts.code;
+      const price = priceOf(type, code as PricedCode | null, priceRequestOf(purchase), now);
+      if (price instanceof Error) return null;
+      if (holdUntil && (await openCheckoutsOf(tx, purchase.accountId)) >= MAX_OPEN_CHECKOUTS) return null;
+      // Free tickets have nothing to pay for: they complete at once, whatever the provider.
+      const heldUntil = price.totalCents > 0 ? holdUntil : null;
+      const promoCodeId = purchase.promoCode === null ? null : (code?.id ?? null);
+      const order = newOrder(facts.orderId, purchase, {
+        ticketTypeId: type.id,
+        ...price,
+        promoCodeId,
+        status: heldUntil ? 'pending' : 'completed',
+        createdAt: now,
+        expiresAt: heldUntil,
+        completedAt: heldUntil ? null : now,
+      });
+      const writes: Rows[] = [orderRows(order)];
+      if (!heldUntil) {
+        const sale = saleOf(order, event.creatorId, feeBpsOf(facts.creator, event.id), now);
+        const link = newWatchLink(order);
+        writes.push(
+          ...movementRows(sale, facts.also.saleId),
+          mailRows(receiptOf({ ...facts, order }, link.token)),
+          link.rows,
+        );
+      }
+      const stock = takeTickets(
+        tx,
+        {
+          eventId: event.id,
+          ticketTypeId: type.id,
+          quantity: purchase.quantity,
+          buyerId: purchase.accountId,
+          priceCents: type.priceCents,
+          promoCodeId,
+          buyerHolds: ticketsHeldBy(purchase.accountId, event.id),
+          isHold: heldUntil !== null,
+        },
+        now,
       );
-    }
-    const stock = takeTickets(
-      tx,
-      {
-        eventId: event.id,
-        quantity: purchase.quantity,
-        buyerId: purchase.accountId,
-        priceCents: event.priceCents,
-        buyerHolds: ticketsHeldBy(purchase.accountId, event.id),
-        isHold: heldUntil !== null,
-      },
-      now,
-    );
-    return (await writeIfChanged(tx, stock, writes)) ? { order, event } : null;
-  });
+      const ticket = { type: type.name, promoCode: promoCodeId === null ? null : (code?.code ?? null) };
+      return (await writeIfChanged(tx, stock.change, writes, stock.alsoChanges))
+        ? { order, event, ticket }
+        : null;
+    });
+  } catch (error) {
+    // The event had the tickets but the type or the code had none left: all of it rolled back.
+    if (error instanceof PartialChange) return null;
+    throw error;
+  }
 }
+
+/** What the purchase asks of the price (events/pricing.ts). */
+export const priceRequestOf = (purchase: Purchase): PriceRequest => ({
+  quantity: purchase.quantity,
+  seenPriceCents: purchase.unitPriceCents,
+  amountCents: purchase.amountCents,
+  promoCode: purchase.promoCode,
+});
 
 /** How the purchase records an order; tests may swap in another (see TestSeams in app.ts). */
 export type PlaceOrder = typeof placeOrder;
@@ -140,7 +163,7 @@ export type PlaceOrder = typeof placeOrder;
 export async function expireOrder(db: Database, orderId: number): Promise<OrderRow | null> {
   return db.transaction(async (tx) => {
     const order = await make(tx, orderId, MOVES.expire);
-    if (order) await giveBackTickets(tx, order.eventId, order.quantity);
+    if (order) await giveBackTickets(tx, order);
     return order;
   });
 }
@@ -168,8 +191,7 @@ export async function payOrder(
       held.status === 'expired' ? 'no key update' : 'share',
     );
     const { cancelled } = eventState(event, now);
-    const retaken =
-      held.status === 'pending' || (!cancelled && (await retakeTickets(tx, held.eventId, held.quantity)));
+    const retaken = held.status === 'pending' || (!cancelled && (await retakeTickets(tx, held)));
     const order = await make(tx, orderId, MOVES.pay, {
       completedAt: now,
       paymentId: payment.paymentId,

@@ -1,29 +1,49 @@
 import { and, count, desc, eq, inArray, isNull, or, sql, sum, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/database';
 import { nextIdOf, type Rows } from '../../db/guarded-write';
+import { views } from '../../db/views';
 import type { OrderStatus } from '@stagedoor/shared/orders';
 import { accountView, lockedAccountView } from '../accounts/accounts.views';
 import type { EventRow } from '../events/events.tables';
 import { endedBy } from '../events/event-state';
-import { eventsView as events, firstEventOf } from '../events/events.views';
+import {
+  eventsView as events,
+  firstEventOf,
+  firstTicketTypeOf,
+  promoCodesView as promoCodes,
+  ticketTypesView as ticketTypes,
+} from '../events/events.views';
 import type { OrderMailFacts } from '../mail/outbox';
 import { orders, ticketGifts, type OrderRow } from './orders.tables';
 import type { ProviderRefund } from '../payments/payments';
 
 export type OrderedEvent = Pick<EventRow, 'id' | 'name' | 'image' | 'date' | 'replayEnabled' | 'hasReplay'>;
 
+/** What kind of ticket an order is: its type's name, and the code it used. */
+export interface OrderTicket {
+  type: string;
+  promoCode: string | null;
+}
+
 /** An order with the event it is for, as every answer shows it. */
 export interface OrderWithEvent {
   order: OrderRow;
   event: OrderedEvent;
+  ticket: OrderTicket;
 }
 
 export interface Purchase {
   accountId: number;
   eventId: number;
+  /** null: the event's first type. */
+  ticketTypeId: number | null;
   quantity: number;
-  /** The price the buyer saw; when the stored price differs, nothing is taken. */
+  /** The type's price the buyer saw; when the stored price differs, nothing is taken. */
   unitPriceCents: number | null;
+  /** Paying what they want: each ticket's amount; null: the suggested one. */
+  amountCents: number | null;
+  /** The promo code as typed (upper case); null: none. */
+  promoCode: string | null;
   idempotencyKey: string | null;
   requestHash: string | null;
 }
@@ -41,6 +61,14 @@ const orderedEvent = {
   date: events.date,
   replayEnabled: events.replayEnabled,
   hasReplay: events.hasReplay,
+};
+
+/** The order's type and code, read beside it. */
+const orderTicket = {
+  type: sql<string>`(${views.select({ name: ticketTypes.name }).from(ticketTypes).where(eq(ticketTypes.id, orders.ticketTypeId))})`,
+  promoCode: sql<
+    string | null
+  >`(${views.select({ code: promoCodes.code }).from(promoCodes).where(eq(promoCodes.id, orders.promoCodeId))})`,
 };
 
 /** The tickets an account holds for an event: completed plus pending orders. */
@@ -72,7 +100,7 @@ const creators = accountView('creator');
  */
 export async function lockBuyerAndReadEvent<Also extends Record<string, SQL<number>>>(
   tx: Database,
-  purchase: Pick<Purchase, 'accountId' | 'eventId'>,
+  purchase: Pick<Purchase, 'accountId' | 'eventId' | 'ticketTypeId' | 'promoCode'>,
   also: Also,
 ) {
   const buyer = lockedAccountView('buyer', purchase.accountId);
@@ -86,12 +114,45 @@ export async function lockBuyerAndReadEvent<Also extends Record<string, SQL<numb
         foundingPartner: creators.foundingPartner,
         firstEventId: firstEventOf(events.creatorId),
       },
+      type: {
+        id: ticketTypes.id,
+        name: ticketTypes.name,
+        priceCents: ticketTypes.priceCents,
+        maxTickets: ticketTypes.maxTickets,
+        sold: ticketTypes.sold,
+        salesStart: ticketTypes.salesStart,
+        salesEnd: ticketTypes.salesEnd,
+        suggestedCents: ticketTypes.suggestedCents,
+      },
+      code: {
+        id: promoCodes.id,
+        code: promoCodes.code,
+        percentOff: promoCodes.percentOff,
+        amountOffCents: promoCodes.amountOffCents,
+        maxUses: promoCodes.maxUses,
+        uses: promoCodes.uses,
+        expiresAt: promoCodes.expiresAt,
+        ticketTypeIds: promoCodes.ticketTypeIds,
+      },
       orderId: nextIdOf(orders),
       also,
     })
     .from(buyer)
     .innerJoin(events, eq(events.id, purchase.eventId))
-    .innerJoin(creators, eq(creators.id, events.creatorId));
+    .innerJoin(creators, eq(creators.id, events.creatorId))
+    .leftJoin(
+      ticketTypes,
+      and(
+        eq(ticketTypes.eventId, events.id),
+        eq(ticketTypes.id, purchase.ticketTypeId ?? firstTicketTypeOf(events.id)),
+      ),
+    )
+    .leftJoin(
+      promoCodes,
+      purchase.promoCode === null
+        ? sql`false`
+        : and(eq(promoCodes.eventId, events.id), eq(promoCodes.code, purchase.promoCode)),
+    );
   return facts ?? null;
 }
 
@@ -135,7 +196,15 @@ export function newOrder(
   purchase: Purchase,
   decided: Pick<
     OrderRow,
-    'unitPriceCents' | 'totalCents' | 'status' | 'createdAt' | 'expiresAt' | 'completedAt'
+    | 'ticketTypeId'
+    | 'unitPriceCents'
+    | 'promoCodeId'
+    | 'discountCents'
+    | 'totalCents'
+    | 'status'
+    | 'createdAt'
+    | 'expiresAt'
+    | 'completedAt'
   >,
 ): OrderRow {
   return {
@@ -264,7 +333,7 @@ export async function findOrderByIdempotencyKey(
   idempotencyKey: string,
 ): Promise<OrderWithEvent | null> {
   const [row] = await db
-    .select({ order: orders, event: orderedEvent })
+    .select({ order: orders, event: orderedEvent, ticket: orderTicket })
     .from(orders)
     .innerJoin(events, eq(events.id, orders.eventId))
     .where(and(eq(orders.accountId, accountId), eq(orders.idempotencyKey, idempotencyKey)));
@@ -273,7 +342,7 @@ export async function findOrderByIdempotencyKey(
 
 export async function findOrderById(db: Database, id: number): Promise<OrderWithEvent | null> {
   const [row] = await db
-    .select({ order: orders, event: orderedEvent })
+    .select({ order: orders, event: orderedEvent, ticket: orderTicket })
     .from(orders)
     .innerJoin(events, eq(events.id, orders.eventId))
     .where(eq(orders.id, id));
@@ -355,6 +424,7 @@ export function listOrdersOf(
     .select({
       order: orders,
       event: orderedEvent,
+      ticket: orderTicket,
       // Given by this account and no longer its own: to whom (the receiver's address).
       givenTo: sql<string | null>`case when not ${mine} then (${lastGift('from')}) end`,
       // Its own, and given to it: by whom (the giver's name).

@@ -7,6 +7,7 @@ import {
   ZOrderIdParams,
   ZOrderList,
   ZOrderListQuery,
+  ZOrderQuote,
   ZOrderSummary,
   ZOrderSummaryQuery,
   ZTransferRequest,
@@ -26,6 +27,7 @@ import {
   getOrder,
   listOrders,
   purchaseTickets,
+  quotePurchase,
   signInWithWatchLink,
   summarizeOrders,
   transferOrder,
@@ -34,6 +36,9 @@ import {
 // Read in the handler, not through a route `headers` schema: Fastify would replace request.headers with
 // the parsed object, dropping every header the schema does not name.
 const ZOrderHeaders = z.object({ [IDEMPOTENCY_KEY_HEADER]: ZIdempotencyKey.optional() });
+
+/** Quotes one account may ask for in a minute: a checkout asks one per change of its choices. */
+const QUOTES_PER_ACCOUNT_PER_MINUTE = 30;
 
 export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
   const ordersPerAccount = limitRequests(
@@ -71,6 +76,23 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
       if (replayed) reply.header('idempotent-replayed', 'true');
       return reply.code(replayed ? 200 : 201).send(order);
     },
+  );
+
+  // A quote tells whether a promo code exists: asked at a human's pace, so codes cannot be guessed by trying.
+  const quotesPerAccount = limitRequests(
+    app,
+    'quotes-account',
+    { max: QUOTES_PER_ACCOUNT_PER_MINUTE, windowMs: 60_000 },
+    (request) => String(signedInAccount(request).id),
+  );
+
+  app.post(
+    '/orders/quote',
+    {
+      preHandler: [requireAuth(), quotesPerAccount],
+      schema: { body: ZCreateOrderRequest, response: { 200: ZOrderQuote } },
+    },
+    async (request) => quotePurchase(app.deps, signedInAccount(request), request.body),
   );
 
   app.get(

@@ -3,7 +3,20 @@ import type { WatchLinkResponse } from '@stagedoor/shared/accounts';
 import { fromCents, MIN_CARD_PRICE, toCents, type CreatorStats } from '@stagedoor/shared/events';
 import { eventState } from '@stagedoor/shared/event-state';
 import { formatDollars } from '@stagedoor/shared/money';
-import type { CreateOrderRequest, Order, OrderListQuery, OrderSummary } from '@stagedoor/shared/orders';
+import type {
+  CreateOrderRequest,
+  Order,
+  OrderListQuery,
+  OrderQuote,
+  OrderSummary,
+} from '@stagedoor/shared/orders';
+import {
+  NO_SUCH_TYPE_MESSAGE,
+  priceOf,
+  typeSalesRefusal,
+  type Price,
+  type PricedType,
+} from '../events/pricing';
 import { violatedUniqueIndex } from '../../db/database';
 import { ORDER_IDEMPOTENCY_INDEX, type OrderRow } from './orders.tables';
 import type { AccountRow } from '../accounts/accounts.tables';
@@ -16,6 +29,7 @@ import {
   EVENT_CANCELLED_MESSAGE,
   EVENT_NOT_FOUND_MESSAGE,
   findEvent,
+  ticketOptionsFor,
 } from '../events/events.service';
 import { maxPerBuyerOf } from '../events/per-buyer';
 import { holdCapOf } from '../events/stock';
@@ -53,9 +67,6 @@ const NOT_THIS_CHECKOUT_MESSAGE = 'This is not the checkout of this order';
 const BELOW_CARD_MINIMUM_MESSAGE = `A card payment is at least $${MIN_CARD_PRICE.toFixed(2)}: choose more tickets`;
 const PAYMENTS_UNAVAILABLE_MESSAGE = 'Payments are unavailable right now. Please try again in a moment.';
 const TOO_MANY_CHECKOUTS_MESSAGE = `You already have ${MAX_OPEN_CHECKOUTS} checkouts open. Finish paying for one or wait for it to expire.`;
-
-const priceChangedMessage = (priceCents: number) =>
-  `The price of this event is now ${formatDollars(priceCents)}`;
 
 function perBuyerMessage(limit: number, held: number): string {
   const left = limit - held;
@@ -123,7 +134,10 @@ export async function purchaseTickets(
         accountId: account.id,
         eventId: input.eventId,
         quantity: input.quantity,
+        ticketTypeId: input.ticketTypeId ?? null,
         unitPriceCents: input.unitPrice === undefined ? null : toCents(input.unitPrice),
+        amountCents: input.amount === undefined ? null : toCents(input.amount),
+        promoCode: input.promoCode ?? null,
         idempotencyKey: keyed?.idempotencyKey ?? null,
         requestHash: keyed?.requestHash ?? null,
       },
@@ -172,7 +186,8 @@ async function withCheckout(
       orderId: order.id,
       eventName: event.name,
       quantity: order.quantity,
-      unitPriceCents: order.unitPriceCents,
+      // What each ticket is charged: its price less its share of the discount (a whole number of cents).
+      unitPriceCents: order.totalCents / order.quantity,
       customerEmail: account.email,
       placedAt: order.createdAt,
       expiresAt: order.expiresAt,
@@ -185,7 +200,7 @@ async function withCheckout(
     await expireOrder(deps.db, order.id);
     throw new AppError('SERVICE_UNAVAILABLE', PAYMENTS_UNAVAILABLE_MESSAGE);
   }
-  return { order: await setCheckout(deps.db, order.id, checkout), event };
+  return { ...placed, order: await setCheckout(deps.db, order.id, checkout) };
 }
 
 /** The order placed earlier with this key, if any; the key used for another purchase is a 409. */
@@ -210,10 +225,6 @@ function refusalOf(event: EventRow | null, account: AccountRow, input: CreateOrd
   if (isCreatorOf(account, event)) return new AppError('FORBIDDEN', OWN_EVENT_MESSAGE);
   const { notSelling } = eventState(event, new Date());
   if (notSelling) return new AppError('CONFLICT', NOT_SELLING_MESSAGES[notSelling]);
-  if (input.unitPrice !== undefined && toCents(input.unitPrice) !== event.priceCents) {
-    const message = priceChangedMessage(event.priceCents);
-    return new AppError('CONFLICT', message, { unitPrice: message });
-  }
   // Stock before the buyer's own limits: when the stock is below the limit, what a buyer holds is part
   // of what is sold.
   const left = event.maxTickets - event.sold;
@@ -229,6 +240,10 @@ async function whyNotSold(
   const event = await findEvent(deps, input.eventId);
   const refused = refusalOf(event, account, input);
   if (refused || !event) return refused ?? new AppError('NOT_FOUND', EVENT_NOT_FOUND_MESSAGE);
+  const priced = await priceOfPurchase(deps, input, new Date());
+  if (priced instanceof AppError) return priced;
+  const typeLeft = priced.type.maxTickets - priced.type.sold;
+  if (input.quantity > typeLeft) return quantityConflict(ticketsLeftMessage(typeLeft));
   if (deps.payments && (await openCheckoutsOf(deps.db, account.id)) >= MAX_OPEN_CHECKOUTS) {
     return new AppError('CONFLICT', TOO_MANY_CHECKOUTS_MESSAGE);
   }
@@ -241,6 +256,64 @@ async function whyNotSold(
   return quantityConflict(ticketsLeftMessage(event.maxTickets - event.sold));
 }
 
+/**
+ * The purchase's type (the event's first when it names none) and its price now, or why it has none: a
+ * type not of this event or not on sale, and the price's own refusals (events/pricing.ts).
+ */
+async function priceOfPurchase(
+  deps: Pick<Deps, 'db'>,
+  input: CreateOrderRequest,
+  now: Date,
+): Promise<{ type: PricedType; price: Price } | AppError> {
+  const { type, code } = await ticketOptionsFor(
+    deps,
+    input.eventId,
+    input.ticketTypeId ?? null,
+    input.promoCode ?? null,
+  );
+  if (!type)
+    return new AppError('VALIDATION_FAILED', NO_SUCH_TYPE_MESSAGE, { ticketTypeId: NO_SUCH_TYPE_MESSAGE });
+  const closed = typeSalesRefusal(type, now);
+  if (closed) return closed;
+  const price = priceOf(
+    type,
+    code,
+    {
+      quantity: input.quantity,
+      seenPriceCents: input.unitPrice === undefined ? null : toCents(input.unitPrice),
+      amountCents: input.amount === undefined ? null : toCents(input.amount),
+      promoCode: input.promoCode ?? null,
+    },
+    now,
+  );
+  return price instanceof AppError ? price : { type, price };
+}
+
+/**
+ * POST /orders/quote: what the purchase would cost now, as it would be charged, or the refusal the
+ * purchase would meet for its event, type, amount or code; nothing is taken or charged.
+ */
+export async function quotePurchase(
+  deps: Pick<Deps, 'db'>,
+  account: AccountRow,
+  input: CreateOrderRequest,
+): Promise<OrderQuote> {
+  const refused = refusalOf(await findEvent(deps, input.eventId), account, input);
+  if (refused) throw refused;
+  const priced = await priceOfPurchase(deps, input, new Date());
+  if (priced instanceof AppError) throw priced;
+  const { type, price } = priced;
+  return {
+    ticketType: { id: type.id, name: type.name },
+    quantity: input.quantity,
+    unitPrice: fromCents(price.unitPriceCents),
+    subtotal: fromCents(price.unitPriceCents * input.quantity),
+    promoCode: input.promoCode ?? null,
+    discount: fromCents(price.discountCents),
+    total: fromCents(price.totalCents),
+  };
+}
+
 const quantityConflict = (message: string) => new AppError('CONFLICT', message, { quantity: message });
 
 const lastTicketsMessage = (holdable: number) =>
@@ -249,7 +322,9 @@ const lastTicketsMessage = (holdable: number) =>
 /** What a keyed request asked for: the same key with another purchase is refused, not replayed. */
 function hashPurchase(input: CreateOrderRequest): string {
   return createHash('sha256')
-    .update(JSON.stringify([input.eventId, input.quantity]))
+    .update(
+      JSON.stringify([input.eventId, input.quantity, input.ticketTypeId, input.promoCode, input.amount]),
+    )
     .digest('hex');
 }
 
@@ -383,7 +458,7 @@ export async function confirmCheckout(
   const outcome = await deps.payments.checkoutOutcome(sessionId);
   const order =
     outcome.closed === 'unpaid' ? found.order : await applyCheckoutOutcome(deps.db, id, outcome, new Date());
-  return toOrder({ order: order ?? found.order, event: found.event });
+  return toOrder({ ...found, order: order ?? found.order });
 }
 
 /** GET /orders/{id}: one of the caller's orders; anyone else's is as unknown as a free id. */
@@ -410,7 +485,7 @@ export async function ordersOfCheckout(
   return { own, named };
 }
 
-function toOrder({ order, event }: OrderWithEvent): Order {
+function toOrder({ order, event, ticket }: OrderWithEvent): Order {
   return {
     id: order.id,
     status: order.status,
@@ -424,6 +499,9 @@ function toOrder({ order, event }: OrderWithEvent): Order {
     refundStatus: order.status === 'refunded' ? order.refundStatus : null,
     givenTo: null,
     giftFrom: null,
+    ticketType: ticket.type,
+    promoCode: ticket.promoCode,
+    discount: fromCents(order.discountCents),
     event: {
       id: event.id,
       name: event.name,

@@ -12,7 +12,7 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { accounts } from '../accounts/accounts.tables';
-import { events } from '../events/events.tables';
+import { events, promoCodes, ticketTypes } from '../events/events.tables';
 
 /** The orders module's tables: only this module imports them as values (eslint.config.js); others call its functions. */
 
@@ -31,9 +31,16 @@ export const orders = pgTable(
     eventId: integer('event_id')
       .notNull()
       .references(() => events.id),
+    ticketTypeId: integer('ticket_type_id')
+      .notNull()
+      .references(() => ticketTypes.id),
     quantity: integer('quantity').notNull(),
+    // A ticket's price before any code: its type's, or what the buyer chose (pay what you want).
     unitPriceCents: integer('unit_price_cents').notNull(),
-    // Price times quantity can pass the 32-bit range (100 000 tickets at $100 000).
+    // The code the order used, and what it took off the order (each ticket's share times quantity).
+    promoCodeId: integer('promo_code_id').references(() => promoCodes.id),
+    discountCents: bigint('discount_cents', { mode: 'number' }).notNull().default(0),
+    // Price times quantity, less the discount; it can pass the 32-bit range (100 000 tickets at $100 000).
     totalCents: bigint('total_cents', { mode: 'number' }).notNull(),
     status: text('status', { enum: ORDER_STATUSES }).notNull(),
     idempotencyKey: text('idempotency_key'),

@@ -1,9 +1,11 @@
+import type { Event } from '@stagedoor/shared/events';
 import type { ErrorBody } from '@stagedoor/shared/errors';
 import { DEFAULT_MAX_PER_BUYER, PAGE_DEFAULT, PAGE_MAX } from '@stagedoor/shared/limits';
 import type { Order, OrderSummary } from '@stagedoor/shared/orders';
 import { eq } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
+  firstTicketTypeId,
   api,
   authHeader,
   buyTickets,
@@ -47,11 +49,12 @@ const summaryOf = async (buyer: TestAccount, query = '') => {
 };
 
 /** `count` completed orders of one ticket each, written straight to the table (past the rate limit). */
-const storeOrders = (buyer: TestAccount, eventId: number, count: number) =>
+const storeOrders = (buyer: TestAccount, event: Event, count: number) =>
   app.deps.db.insert(orders).values(
     Array.from({ length: count }, (_, index) => ({
       accountId: buyer.user.id,
-      eventId,
+      eventId: event.id,
+      ticketTypeId: firstTicketTypeId(event),
       quantity: 1,
       unitPriceCents: 100,
       totalCents: 100,
@@ -325,7 +328,7 @@ describe('GET /api/orders', () => {
   it(`answers a page at a time: ${PAGE_DEFAULT} unless asked, at most ${PAGE_MAX}`, async () => {
     const event = await createEvent(app, await createCreator(app), { price: 1 });
     const buyer = await createUser(app);
-    await storeOrders(buyer, event.id, PAGE_MAX + 5);
+    await storeOrders(buyer, event, PAGE_MAX + 5);
     const all = await myOrders(buyer, `?limit=${PAGE_MAX}`);
     expect(all).toHaveLength(PAGE_MAX);
     expect(await myOrders(buyer)).toEqual(all.slice(0, PAGE_DEFAULT));
@@ -361,6 +364,7 @@ describe('GET /api/orders/summary', () => {
     await app.deps.db.insert(orders).values({
       accountId: buyer.user.id,
       eventId: first.id,
+      ticketTypeId: firstTicketTypeId(first),
       quantity: 6,
       unitPriceCents: 500,
       totalCents: 3000,

@@ -6,7 +6,8 @@ import { describe, expect, inject, it } from 'vitest';
 import { createCreator, createEvent, createUser } from '../../../test/factories';
 import { createTestApp, sameDeploymentAs } from '../../../test/test-app';
 import type { App, TestSeams } from '../../app';
-import { events, orders } from '../../db/schema';
+import type { Database } from '../../db/database';
+import { events, orders, ticketTypes } from '../../db/schema';
 import type { PlaceOrder } from './order-lifecycle';
 
 const MAX_TICKETS = 50;
@@ -37,14 +38,24 @@ const readThenWritePlaceOrder: PlaceOrder = async (db, purchase) => {
     .insert(orders)
     .values({
       ...purchase,
+      ticketTypeId: purchase.ticketTypeId ?? (await firstTypeOf(db, event.id)),
       unitPriceCents: event.priceCents,
       totalCents: event.priceCents * purchase.quantity,
       status: 'completed',
     })
     .returning();
   if (!order) throw new Error('insert into orders returned no row');
-  return { order, event };
+  return { order, event, ticket: { type: 'General admission', promoCode: null } };
 };
+
+async function firstTypeOf(db: Database, eventId: number): Promise<number> {
+  const [type] = await db
+    .select({ id: ticketTypes.id })
+    .from(ticketTypes)
+    .where(eq(ticketTypes.eventId, eventId));
+  if (!type) throw new Error(`event ${eventId} has no ticket type`);
+  return type.id;
+}
 
 interface RaceResult {
   instances: number;
