@@ -11,7 +11,7 @@ import { freePort } from '../test/free-port';
 import { healthDuringFlood, percentile, startSocketFlood, type SocketFloodFigures } from '../test/flood';
 import { startChatters, type ChatFigures } from '../test/chatters';
 import { startProcess } from './processes';
-import { CROWD_ENV } from './seed';
+import { CROWD_ENV, giveSeededEventsTheirType } from './seed';
 
 /** Distinct catalogue URLs the memory probe asks for, as the attack that once filled the cache did. */
 export const DISTINCT_URLS = 5_000;
@@ -112,6 +112,7 @@ async function seedHostile(dataDir: string, jwtSecret: string): Promise<HostileS
         date: new Date(Date.now() + (n + 1) * 3600_000),
       })),
     );
+    await giveSeededEventsTheirType(handle.db);
     const ids = people.map((person) => person.id);
     return {
       creatorId: creator.id,

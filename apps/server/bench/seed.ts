@@ -1,6 +1,8 @@
 import type { DatabaseConfig } from '../src/config';
-import { createDatabase } from '../src/db/database';
-import { accounts, events } from '../src/db/schema';
+import { DEFAULT_TICKET_TYPE_NAME } from '@stagedoor/shared/events';
+import { sql } from 'drizzle-orm';
+import { createDatabase, type Database } from '../src/db/database';
+import { accounts, events, ticketTypes } from '../src/db/schema';
 import { hashPassword } from '../src/modules/accounts/passwords';
 
 /** What the bench loads: a first page of the catalogue, and one event whose stock sells out. */
@@ -18,6 +20,16 @@ const BUYERS = DROP_IN_FLIGHT;
  * default) would otherwise start refusing. Payments: none (the default), so every order completes at once.
  */
 export const CROWD_ENV = { ORDER_RATE_LIMIT_PER_MINUTE: '1000000', PAYMENT_PROVIDER: 'none' };
+
+/**
+ * Events written straight into the table sell as events made through the API do: each gets its one
+ * ticket type, at its price and stock (what migration 0019_ticket_options did for every event before).
+ */
+export async function giveSeededEventsTheirType(db: Database): Promise<void> {
+  await db.execute(sql`insert into ${ticketTypes} (event_id, position, name, price_cents, max_tickets, sold)
+    select e.id, 0, ${DEFAULT_TICKET_TYPE_NAME}, e.price_cents, e.max_tickets, e.sold from ${events} e
+    where not exists (select 1 from ${ticketTypes} t where t.event_id = e.id)`);
+}
 
 export interface Seeded {
   /** The event the catalogue read loads (GET /api/events/{id}), one of the first page's. */
@@ -81,6 +93,7 @@ export async function seed(config: DatabaseConfig): Promise<Seeded> {
         date: new Date(Date.now() + 30 * day),
       })
       .returning({ id: events.id });
+    await giveSeededEventsTheirType(db);
     const [shown] = catalogue;
     if (!shown || !drop) throw new Error('no event seeded');
     return { catalogueEventId: shown.id, dropEventId: drop.id, buyerIds: buyers.map((buyer) => buyer.id) };

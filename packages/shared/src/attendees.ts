@@ -40,8 +40,8 @@ export const ZAttendee = z.object({
   email: z.string(),
   /** The tickets of the order. */
   tickets: z.number().int(),
-  /** The name of the order's ticket type; null until events have ticket types (DESIGN.md "Ticket options"). */
-  type: z.string().nullable(),
+  /** The name of the order's ticket type. */
+  type: z.string(),
   /** When the order was placed: ISO 8601, UTC. */
   orderedAt: z.string(),
   status: z.enum(ATTENDEE_STATUSES),

@@ -189,12 +189,16 @@ export const ZCreateEventRequest = z
     /** Absent: one type (DEFAULT_TICKET_TYPE_NAME) at `price` for `maxTickets`. */
     ticketTypes: ZTicketTypes.optional(),
   })
-  .superRefine((event, context) => {
-    if (event.ticketTypes) return;
-    if (event.price === undefined)
-      context.addIssue({ code: 'custom', path: ['price'], message: 'Price is required' });
-    if (event.maxTickets === undefined)
-      context.addIssue({ code: 'custom', path: ['maxTickets'], message: 'Maximum tickets is required' });
+  // Judged even when other fields are wrong (`when`), so an empty body hears of every missing field.
+  .refine((event) => event.ticketTypes !== undefined || event.price !== undefined, {
+    path: ['price'],
+    message: 'Price is required',
+    when: () => true,
+  })
+  .refine((event) => event.ticketTypes !== undefined || event.maxTickets !== undefined, {
+    path: ['maxTickets'],
+    message: 'Maximum tickets is required',
+    when: () => true,
   });
 export type CreateEventRequest = z.infer<typeof ZCreateEventRequest>;
 

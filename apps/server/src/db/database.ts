@@ -133,14 +133,20 @@ async function openPostgres(url: string, log: DatabaseLog): Promise<DatabaseHand
   }
 }
 
-/** The name of the unique index a query violated, or null for any other error. */
-export function violatedUniqueIndex(error: unknown): string | null {
+/** The name of the constraint a query violated with this SQLSTATE, or null for any other error. */
+function violated(error: unknown, sqlState: string): string | null {
   // Drizzle wraps the driver's error; both drivers report PostgreSQL's SQLSTATE and constraint name.
   const cause = error instanceof Error && error.cause ? error.cause : error;
   if (typeof cause !== 'object' || cause === null) return null;
   const { code, constraint } = cause as { code?: unknown; constraint?: unknown };
-  return code === '23505' && typeof constraint === 'string' ? constraint : null;
+  return code === sqlState && typeof constraint === 'string' ? constraint : null;
 }
+
+/** The name of the unique index a query violated, or null for any other error. */
+export const violatedUniqueIndex = (error: unknown): string | null => violated(error, '23505');
+
+/** The name of the foreign key a query violated (a row still named by another), or null. */
+export const violatedForeignKey = (error: unknown): string | null => violated(error, '23503');
 
 /** SQLSTATEs of a server that is going away, or cannot take the query now. */
 const UNAVAILABLE_SQLSTATES = new Set([

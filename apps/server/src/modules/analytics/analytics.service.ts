@@ -7,17 +7,11 @@ import type { PublicShow } from '../../live/stream-registry';
 import { assertOwner } from '../../policy';
 import type { AccountRow } from '../accounts/accounts.tables';
 import { EVENT_NOT_FOUND_MESSAGE, findEvent } from '../events/events.service';
-import { salesByDay } from '../orders/orders.service';
+import { salesByDay, salesByType } from '../orders/orders.service';
 import { countPageView, insertViewerSamples, pageViewTotals, viewerSamplesOf } from './analytics.repo';
 import type { Visitor, VisitLog } from './visits';
 
 type AnalyticsDeps = Pick<Deps, 'db' | 'config'>;
-
-/**
- * The event's one ticket type, as long as orders carry no type (ticket types are being added beside
- * this work): every sale is this type's. Once orders have their type, sales are grouped by it instead.
- */
-const SINGLE_TICKET_TYPE_NAME = 'General admission';
 
 const DAY_MS = 24 * 60 * 60_000;
 
@@ -90,8 +84,9 @@ export async function eventAnalytics(
   if (!event) throw new AppError('NOT_FOUND', EVENT_NOT_FOUND_MESSAGE);
   assertOwner(account, event);
   const { timeZone } = account;
-  const [sold, views, samples, chatMessages] = await Promise.all([
+  const [sold, byType, views, samples, chatMessages] = await Promise.all([
     salesByDay(deps, eventId, timeZone),
+    salesByType(deps, eventId),
     pageViewTotals(deps.db, eventId),
     viewerSamplesOf(deps.db, eventId),
     chatMessagesWritten(deps, eventId),
@@ -116,7 +111,11 @@ export async function eventAnalytics(
         tickets: day.tickets,
         revenue: fromCents(day.cents),
       })),
-      perType: [{ name: SINGLE_TICKET_TYPE_NAME, ...sales }],
+      perType: byType.map((type) => ({
+        name: type.name,
+        tickets: type.tickets,
+        revenue: fromCents(type.cents),
+      })),
     },
     funnel: {
       pageViews: views.event,

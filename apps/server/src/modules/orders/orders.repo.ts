@@ -554,6 +554,26 @@ export async function salesOfEventByDay(
   }));
 }
 
+/** The event's completed orders by ticket type, every type of the event in its order (none sold: 0). */
+export async function salesOfEventByType(
+  db: Database,
+  eventId: number,
+): Promise<{ name: string; tickets: number; cents: number }[]> {
+  const rows = await db
+    .select({
+      name: ticketTypes.name,
+      tickets: sql<string>`coalesce(sum(${orders.quantity}), 0)`,
+      cents: sql<string>`coalesce(sum(${orders.totalCents}), 0)`,
+    })
+    .from(ticketTypes)
+    .leftJoin(orders, and(eq(orders.ticketTypeId, ticketTypes.id), eq(orders.status, 'completed')))
+    .where(eq(ticketTypes.eventId, eventId))
+    .groupBy(ticketTypes.id, ticketTypes.name, ticketTypes.position)
+    .orderBy(ticketTypes.position, ticketTypes.id);
+  // SUM answers a numeric (text).
+  return rows.map((row) => ({ name: row.name, tickets: Number(row.tickets), cents: Number(row.cents) }));
+}
+
 /** Pending orders holding tickets while their buyers pay, the whole deployment's. */
 export async function countPendingOrders(db: Database): Promise<number> {
   const [row] = await db.select({ total: count() }).from(orders).where(eq(orders.status, 'pending'));

@@ -90,6 +90,9 @@ describe('POST /api/orders', () => {
       refundStatus: null,
       givenTo: null,
       giftFrom: null,
+      ticketType: 'General admission',
+      promoCode: null,
+      discount: 0,
       event: { id: event.id, name: event.name, image: null, date: event.date, hasReplay: false },
     });
     expect(await ticketsLeft(event.id)).toBe(7);
