@@ -5,7 +5,8 @@ import { eq } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { api, authHeader, createCreator, createUser, type TestAccount } from '../../../test/factories';
 import { stripeWorld } from '../../../test/stripe-world';
-import { events, promoCodes, ticketTypes } from '../../db/schema';
+import { events, outbox, promoCodes, ticketTypes } from '../../db/schema';
+import { renderMail } from '../mail/messages';
 import { expireOrder } from './order-lifecycle';
 
 /** Ticket types, codes, free and pay-what-you-want tickets, with Stripe (its stand-in) as the provider. */
@@ -315,8 +316,18 @@ describe('promo codes', () => {
 
     const free = await order('once');
     expect(free.statusCode, free.body).toBe(201);
-    // All off: nothing to pay, so completed at once.
+    // All off: nothing to pay, so completed at once, and its receipt says what the code took off.
     expect(free.json<Order>()).toMatchObject({ status: 'completed', totalAmount: 0, discount: 10 });
+    const [receipt] = await app.deps.db
+      .select()
+      .from(outbox)
+      .where(eq(outbox.key, `receipt:order:${free.json<Order>().id}`));
+    expect(
+      renderMail('receipt', receipt?.data as Record<string, unknown>, {
+        siteUrl: 'https://stagedoor.test',
+        remindersOff: () => '',
+      }).text,
+    ).toContain('1 Standard ticket, $0.00 in total, $10.00 off with ONCE.');
     expect((await order('ONCE')).json<ErrorBody>().fields).toEqual({
       promoCode: 'This promo code has been used up',
     });
