@@ -1,4 +1,4 @@
-import { MIN_CARD_PRICE, PRICE_BELOW_CARD_MINIMUM_MESSAGE } from '@stagedoor/shared/events';
+import { MIN_CARD_PRICE, PRICE_BELOW_CARD_MINIMUM_MESSAGE, shownTicketType } from '@stagedoor/shared/events';
 import { formatDollars } from '@stagedoor/shared/money';
 import { AppError } from '../../errors';
 import type { PromoCodeRow, TicketTypeRow } from './events.tables';
@@ -51,8 +51,11 @@ const CODE_USED_UP_MESSAGE = 'This promo code has been used up';
 const NOT_ON_SALE_YET_MESSAGE = 'These tickets are not on sale yet';
 const SALES_ENDED_MESSAGE = 'These tickets are no longer on sale';
 
-const typePriceChangedMessage = (priceCents: number) =>
-  `The price of these tickets is now ${formatDollars(priceCents)}`;
+/** The event's one default type is the event: its price is the event's (shownTicketType). */
+function typePriceChangedMessage(type: PricedType): string {
+  const named = shownTicketType(type.name);
+  return `The price of ${named ? `${named} tickets` : 'this event'} is now ${formatDollars(type.priceCents)}`;
+}
 const belowMinimumMessage = (minimumCents: number) => `Pay at least ${formatDollars(minimumCents)} a ticket`;
 
 /** The type is on sale at `now`, within its own window (stock.ts checks the same in the stock step). */
@@ -81,7 +84,7 @@ export function priceOf(
 ): Price | AppError {
   const payWhatYouWant = type.suggestedCents !== null;
   if (request.seenPriceCents !== null && request.seenPriceCents !== type.priceCents) {
-    return conflict('unitPrice', typePriceChangedMessage(type.priceCents));
+    return conflict('unitPrice', typePriceChangedMessage(type));
   }
   let unitPriceCents = type.priceCents;
   if (request.amountCents !== null && !payWhatYouWant) return invalid('amount', FIXED_PRICE_MESSAGE);

@@ -19,7 +19,7 @@ import {
 import { stripeFee, type DeliveryOptions } from '../../../test/stripe-stand-in';
 import { deploymentKey, stripeEnvOf, stripeWorld } from '../../../test/stripe-world';
 import { createTestApp } from '../../../test/test-app';
-import { accounts, events, ledgerTransactions, orders, stripeEvents } from '../../db/schema';
+import { accounts, events, ledgerTransactions, orders, stripeEvents, ticketTypes } from '../../db/schema';
 import { createStripeWebhooks } from '../payments/stripe-payments';
 import { sendRefunds } from './refunds';
 import { expireHolds, runSettlement } from './settlement';
@@ -160,6 +160,7 @@ describe('POST /api/orders with PAYMENT_PROVIDER=stripe', () => {
   it('refuses a total under what a card can pay, for an event priced before that was the rule', async () => {
     const event = await createEvent(app, await createCreator(app), { price: 1, maxTickets: 5 });
     await app.deps.db.update(events).set({ priceCents: 33 }).where(eq(events.id, event.id));
+    await app.deps.db.update(ticketTypes).set({ priceCents: 33 }).where(eq(ticketTypes.eventId, event.id));
     const sessionsBefore = standIn.callsTo('POST', '/v1/checkout/sessions').length;
 
     const one = await buyTickets(app, await createUser(app), event.id, 1);
