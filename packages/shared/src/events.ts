@@ -155,15 +155,31 @@ export const ZTicketTypeInput = z
   );
 export type TicketTypeInput = z.infer<typeof ZTicketTypeInput>;
 
-/** An event's ticket types, in the order its page offers them: the first is the event's own price. */
-const ZTicketTypes = z
-  .array(ZTicketTypeInput, { error: 'Ticket types must be a list' })
-  .min(1, 'An event needs at least one ticket type')
-  .max(TICKET_TYPES_MAX, `An event has at most ${TICKET_TYPES_MAX} ticket types`)
-  .refine(
-    (types) => new Set(types.map(({ name }) => name.toLowerCase())).size === types.length,
-    'Each ticket type needs a name of its own',
-  );
+/** A list in a multipart form travels as its JSON text; text that is no JSON stays as it is, to be refused. */
+const fromJsonText = (value: unknown): unknown => {
+  if (typeof value !== 'string') return value;
+  try {
+    return JSON.parse(value);
+  } catch {
+    return value;
+  }
+};
+
+/**
+ * An event's ticket types, in the order its page offers them: the first is the event's own price. A
+ * multipart event form (the one with the image) sends them as JSON text.
+ */
+const ZTicketTypes = z.preprocess(
+  fromJsonText,
+  z
+    .array(ZTicketTypeInput, { error: 'Ticket types must be a list' })
+    .min(1, 'An event needs at least one ticket type')
+    .max(TICKET_TYPES_MAX, `An event has at most ${TICKET_TYPES_MAX} ticket types`)
+    .refine(
+      (types) => new Set(types.map(({ name }) => name.toLowerCase())).size === types.length,
+      'Each ticket type needs a name of its own',
+    ),
+);
 
 const ZIsActive = z.union([z.boolean(), z.stringbool()], { error: 'Active must be true or false' });
 /** Its public shows are recorded and offered to its ticket holders afterwards; absent on creation: true. */
