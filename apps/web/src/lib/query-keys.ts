@@ -24,6 +24,9 @@ export const queryKeys = {
       ['orders', 'summary', accountId, eventId ?? 'all'] as const,
     detail: (id: string) => ['orders', 'detail', id] as const,
   },
+  promoCodes: {
+    list: (eventId: number) => ['promo-codes', eventId] as const,
+  },
   attendees: {
     list: (eventId: string, search: string, pageSize: number) =>
       ['attendees', eventId, search, pageSize] as const,

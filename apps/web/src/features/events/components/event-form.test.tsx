@@ -437,6 +437,7 @@ describe('edit event', () => {
     stubApi({
       ...signedInAs(aCreator()),
       'GET /events/creators/4/details': { body: event },
+      'GET /events/4/promo-codes': { body: [] },
       'POST /events/4': {
         status: 400,
         body: { statusCode: 400, code: 'VALIDATION_FAILED', message: reason, fields: { date: reason } },

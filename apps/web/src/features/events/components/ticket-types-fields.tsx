@@ -1,7 +1,7 @@
 import { DEFAULT_TICKET_TYPE_NAME, TICKET_PRICE_HINT } from '@stagedoor/shared/events';
 import { TICKET_TYPE_NAME_MAX_LENGTH, TICKET_TYPES_MAX } from '@stagedoor/shared/limits';
 import { Plus, Trash2 } from 'lucide-react';
-import { Controller, useFieldArray } from 'react-hook-form';
+import { Controller, useFieldArray, useWatch } from 'react-hook-form';
 import { Button } from '../../../components/ui/button';
 import { DateTimePicker } from '../../../components/ui/date-time-picker';
 import { Input } from '../../../components/ui/field';
@@ -39,10 +39,11 @@ function roundedPrice(value: number): number | null {
  * and, if the creator wants one, its sales window.
  */
 export function TicketTypesFields({ form, timeZone, firstTypeId, priceLabel }: TicketTypesFieldsProps) {
-  const { control, getValues, setValue, watch, formState } = form;
+  const { control, getValues, setValue, formState } = form;
   const field = formFields(form);
   const types = useFieldArray({ control, name: 'ticketTypes', keyName: 'key' });
   const isList = types.fields.length > 0;
+  const rows = useWatch({ control, name: 'ticketTypes' });
   const listError = formState.errors.ticketTypes?.message ?? formState.errors.ticketTypes?.root?.message;
 
   const listTypes = () => {
@@ -113,8 +114,8 @@ export function TicketTypesFields({ form, timeZone, firstTypeId, priceLabel }: T
       <ol className="space-y-4">
         {types.fields.map((row, index) => {
           const at = `ticketTypes.${index}` as const;
-          const payWhatYouWant = watch(`${at}.payWhatYouWant`);
-          const name = watch(`${at}.name`);
+          const payWhatYouWant = rows?.[index]?.payWhatYouWant ?? null;
+          const name = rows?.[index]?.name ?? '';
           return (
             <li key={row.key}>
               <fieldset className="space-y-4 rounded-xl p-4 ring-1 ring-slate-200 sm:p-5">
@@ -189,7 +190,7 @@ export function TicketTypesFields({ form, timeZone, firstTypeId, priceLabel }: T
                   variant="secondary"
                   size="sm"
                   disabled={types.fields.length === 1}
-                  aria-label={`Remove ${name?.trim() || `ticket type ${index + 1}`}`}
+                  aria-label={`Remove ${name.trim() || `ticket type ${index + 1}`}`}
                   onClick={() => types.remove(index)}
                 >
                   <Trash2 aria-hidden className="size-4" />

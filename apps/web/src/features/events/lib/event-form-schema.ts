@@ -9,7 +9,7 @@ import {
 } from '@stagedoor/shared/events';
 import type { UseFormReturn } from 'react-hook-form';
 import { z } from 'zod';
-import { parsePickerValue, toPickerValue } from '../../../lib/dates';
+import { pickedInstant, toPickerValue } from '../../../lib/dates';
 
 /** A ticket type as the form holds it: the API's fields, its sales window as the picker's text ('' for none). */
 export type TicketTypeRow = {
@@ -40,10 +40,6 @@ export type EventFormValues = {
   isActive: boolean;
   replayEnabled: boolean;
 };
-
-/** The instant a picker's text names in `timeZone`; text that is no date goes through as it is, for the API to refuse. */
-const pickedInstant = (value: string, timeZone: string) =>
-  parsePickerValue(value, timeZone)?.toISOString() ?? value;
 
 /**
  * Reads the picker's `Y-m-d H:i` text, a time in the account's zone, as the ISO instant the API takes,
