@@ -30,18 +30,20 @@ async function rowsOf<Row>(tx: Database, statement: SQL): Promise<Row[]> {
 /** The bare purchase: the order's id, or null when the stock had not `quantity` tickets left. */
 function purchase(accountId: number, eventId: number, quantity: number): Promise<number | null> {
   return database.db.transaction(async (tx) => {
-    const [taken] = await rowsOf<{ price_cents: number }>(
+    // An order names its ticket type (the event's one, here), read in the same statement.
+    const [taken] = await rowsOf<{ price_cents: number; type_id: number }>(
       tx,
       sql`UPDATE events SET sold = sold + ${quantity}
           WHERE id = ${eventId} AND sold + ${quantity} <= max_tickets
-          RETURNING price_cents`,
+          RETURNING price_cents,
+            (SELECT id FROM ticket_types WHERE event_id = events.id ORDER BY position LIMIT 1) AS type_id`,
     );
     if (!taken) return null;
     const [order] = await rowsOf<{ id: number }>(
       tx,
-      sql`INSERT INTO orders (account_id, event_id, quantity, unit_price_cents, total_cents, status,
-                              created_at, completed_at)
-          VALUES (${accountId}, ${eventId}, ${quantity}, ${taken.price_cents},
+      sql`INSERT INTO orders (account_id, event_id, ticket_type_id, quantity, unit_price_cents, total_cents,
+                              status, created_at, completed_at)
+          VALUES (${accountId}, ${eventId}, ${taken.type_id}, ${quantity}, ${taken.price_cents},
                   ${taken.price_cents * quantity}, 'completed', now(), now())
           RETURNING id`,
     );

@@ -51,7 +51,8 @@ export interface DropFigures {
 export async function dropLoad(
   server: Running,
   url: string,
-  body: unknown,
+  /** Each connection's purchase. */
+  bodyOf: (connection: number) => unknown,
   headersOfBuyer: (connection: number) => Record<string, string>,
   { requests, connections }: { requests: number; connections: number },
 ): Promise<DropFigures> {
@@ -66,11 +67,14 @@ export async function dropLoad(
     url,
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
+    body: JSON.stringify(bodyOf(0)),
     connections,
     amount: requests,
     setupClient: (client) => {
-      client.setHeaders({ 'content-type': 'application/json', ...headersOfBuyer(connection) });
+      client.setHeadersAndBody(
+        { 'content-type': 'application/json', ...headersOfBuyer(connection) },
+        JSON.stringify(bodyOf(connection)),
+      );
       client.on('response', () => {
         lastAnswerAt = performance.now();
       });

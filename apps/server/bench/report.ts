@@ -14,7 +14,7 @@ import {
   type MixedFigures,
 } from './hostile';
 import { READ_CONNECTIONS, type DropFigures, type ReadFigures } from './load';
-import { DROP_ATTEMPTS, DROP_IN_FLIGHT, STOCK } from './seed';
+import { DROP_ATTEMPTS, DROP_IN_FLIGHT, STOCK, TIERED_DROP } from './seed';
 
 const REPORT = fileURLToPath(new URL('../../../BENCHMARKS.md', import.meta.url));
 
@@ -30,7 +30,9 @@ export interface EngineFigures {
   drop?: {
     app: DropFigures;
     bare: DropFigures;
-    soldAfter: Record<'app' | 'bare', { sold: number; inOrders: number }>;
+    /** Stagedoor's drop over two types with a code (TIERED_DROP), after the single-price one. */
+    tiered: DropFigures;
+    soldAfter: Record<'app' | 'bare' | 'tiered', { sold: number; inOrders: number; coded: number }>;
   };
 }
 
@@ -73,12 +75,17 @@ function engineSection({ engine, reads, drop }: EngineFigures): string {
           `| Ticket drop, \`POST /api/orders\` (${count(STOCK)} tickets, ${count(DROP_ATTEMPTS)} attempts, ` +
             `${DROP_IN_FLIGHT} in flight) | ${dropFigures(drop.app)} | bare purchase: ${dropFigures(drop.bare)} | ` +
             `**${ratio(drop.app.ordersPerSecond, drop.bare.ordersPerSecond)}** | ≥ ${DROP_TARGET[engine]}× |`,
+          `| The same drop over two types, half the buyers with a code for ${count(TIERED_DROP.codeUses)} uses | ` +
+            `${dropFigures(drop.tiered)} | single-price drop: ${dropFigures(drop.app)} | ` +
+            `**${ratio(drop.tiered.ordersPerSecond, drop.app.ordersPerSecond)}** | |`,
         ]
       : []),
   ];
-  const stockCheck = (who: 'app' | 'bare') =>
+  const stockCheck = (who: 'app' | 'bare' | 'tiered') =>
     drop
-      ? `${drop.soldAfter[who].sold} sold, ${drop.soldAfter[who].inOrders} in orders, ` +
+      ? `${drop.soldAfter[who].sold} sold, ${drop.soldAfter[who].inOrders} in orders` +
+        (who === 'tiered' ? ` (${drop.soldAfter[who].coded} with the code)` : '') +
+        ', ' +
         `${drop[who].created} answered 201, ${drop[who].refused} refused, ${drop[who].otherErrors} errors` +
         (drop[who].timeouts ? ` (${drop[who].timeouts} unanswered within 10 s)` : '')
       : '';
@@ -90,7 +97,11 @@ function engineSection({ engine, reads, drop }: EngineFigures): string {
     ...rows,
     '',
     ...(drop
-      ? [`Stock check: Stagedoor ${stockCheck('app')}; bare purchase ${stockCheck('bare')}.`, '']
+      ? [
+          `Stock check: Stagedoor ${stockCheck('app')}; bare purchase ${stockCheck('bare')}; ` +
+            `two types with a code ${stockCheck('tiered')}.`,
+          '',
+        ]
       : []),
   ].join('\n');
 }

@@ -14,7 +14,7 @@ import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { eq, sum } from 'drizzle-orm';
+import { count, eq, sum } from 'drizzle-orm';
 import pg from 'pg';
 import { loadConfig, type DatabaseConfig } from '../src/config';
 import { createDatabase } from '../src/db/database';
@@ -27,7 +27,7 @@ import { benchHostile } from './hostile';
 import { dropLoad, readLoad, type DropFigures } from './load';
 import { startProcess, type Running } from './processes';
 import { writeReport, type Engine, type EngineFigures, type FirstLoadFigures } from './report';
-import { CROWD_ENV, DROP_ATTEMPTS, DROP_IN_FLIGHT, seed, type Seeded } from './seed';
+import { CROWD_ENV, DROP_ATTEMPTS, DROP_IN_FLIGHT, seed, TIERED_DROP, type Seeded } from './seed';
 
 const serverRoot = fileURLToPath(new URL('..', import.meta.url));
 
@@ -87,16 +87,19 @@ async function postgresDatabases(): Promise<Databases> {
   };
 }
 
-/** What the drop left in the database: the tickets the event counts as sold, and those orders hold. */
+/**
+ * What the drop left in the database: the tickets the event counts as sold, and those orders hold, and
+ * the orders that used a code.
+ */
 async function soldAfterDrop(config: DatabaseConfig, eventId: number) {
   const handle = await createDatabase(config);
   try {
     const [event] = await handle.db.select({ sold: events.sold }).from(events).where(eq(events.id, eventId));
     const [held] = await handle.db
-      .select({ tickets: sum(orders.quantity) })
+      .select({ tickets: sum(orders.quantity), coded: count(orders.promoCodeId) })
       .from(orders)
       .where(eq(orders.eventId, eventId));
-    return { sold: event?.sold ?? 0, inOrders: Number(held?.tickets ?? 0) };
+    return { sold: event?.sold ?? 0, inOrders: Number(held?.tickets ?? 0), coded: held?.coded ?? 0 };
   } finally {
     await handle.close();
   }
@@ -179,7 +182,7 @@ async function benchEngine(engine: Engine, { parts, profileDir }: EngineRun): Pr
           },
         };
       }
-      let drop: { app: DropFigures; bare: DropFigures } | undefined;
+      let drop: { app: DropFigures; bare: DropFigures; tiered: DropFigures } | undefined;
       if (parts.has('drop')) {
         console.info(`${engine}: ticket drop`);
         const purchase = { eventId: seeded.dropEventId, quantity: 1 };
@@ -190,14 +193,27 @@ async function benchEngine(engine: Engine, { parts, profileDir }: EngineRun): Pr
           bare: await dropLoad(
             bare,
             `${bareBase}/orders`,
-            purchase,
+            () => purchase,
             (connection) => ({ 'x-buyer': String(seeded.buyerIds[buyerOf(connection)]) }),
             shape,
           ),
           app: await dropLoad(
             server,
             `${app}/api/orders`,
-            purchase,
+            () => purchase,
+            (connection) => ({ authorization: `Bearer ${tokens[buyerOf(connection)]}` }),
+            shape,
+          ),
+          // The same crowd over two types, every other connection bringing the code.
+          tiered: await dropLoad(
+            server,
+            `${app}/api/orders`,
+            (connection) => ({
+              eventId: seeded.tieredDrop.eventId,
+              quantity: 1,
+              ticketTypeId: seeded.tieredDrop.typeIds[connection % 2],
+              ...(connection % 4 < 2 ? { promoCode: TIERED_DROP.code } : {}),
+            }),
             (connection) => ({ authorization: `Bearer ${tokens[buyerOf(connection)]}` }),
             shape,
           ),
@@ -213,6 +229,7 @@ async function benchEngine(engine: Engine, { parts, profileDir }: EngineRun): Pr
           soldAfter: {
             app: await soldAfterDrop(databases.app.config, seeded.dropEventId),
             bare: await soldAfterDrop(databases.bare.config, seeded.dropEventId),
+            tiered: await soldAfterDrop(databases.app.config, seeded.tieredDrop.eventId),
           },
         },
       };

@@ -2,7 +2,7 @@ import type { DatabaseConfig } from '../src/config';
 import { DEFAULT_TICKET_TYPE_NAME } from '@stagedoor/shared/events';
 import { sql } from 'drizzle-orm';
 import { createDatabase, type Database } from '../src/db/database';
-import { accounts, events, ticketTypes } from '../src/db/schema';
+import { accounts, events, promoCodes, ticketTypes } from '../src/db/schema';
 import { hashPassword } from '../src/modules/accounts/passwords';
 
 /** What the bench loads: a first page of the catalogue, and one event whose stock sells out. */
@@ -31,10 +31,22 @@ export async function giveSeededEventsTheirType(db: Database): Promise<void> {
     where not exists (select 1 from ${ticketTypes} t where t.event_id = e.id)`);
 }
 
+/** The drop over two types: each half the stock, with a half-off code good for a tenth of it. */
+export const TIERED_DROP = {
+  types: [
+    { name: 'Early bird', priceCents: 1500 },
+    { name: 'Standard', priceCents: 2500 },
+  ],
+  code: 'HALFOFF',
+  codeUses: STOCK / 10,
+} as const;
+
 export interface Seeded {
   /** The event the catalogue read loads (GET /api/events/{id}), one of the first page's. */
   catalogueEventId: number;
   dropEventId: number;
+  /** The drop over two types with a code (TIERED_DROP), and its types' ids in order. */
+  tieredDrop: { eventId: number; typeIds: number[] };
   buyerIds: number[];
 }
 
@@ -94,9 +106,42 @@ export async function seed(config: DatabaseConfig): Promise<Seeded> {
       })
       .returning({ id: events.id });
     await giveSeededEventsTheirType(db);
+    const [tiered] = await db
+      .insert(events)
+      .values({
+        creatorId: creator.id,
+        name: 'The drop with two kinds of ticket',
+        description: 'Early birds and the rest, and a code.',
+        priceCents: TIERED_DROP.types[0].priceCents,
+        maxTickets: STOCK,
+        maxPerBuyer: STOCK,
+        date: new Date(Date.now() + 31 * day),
+      })
+      .returning({ id: events.id });
+    if (!tiered) throw new Error('no tiered drop seeded');
+    const types = await db
+      .insert(ticketTypes)
+      .values(
+        TIERED_DROP.types.map((type, position) => ({
+          eventId: tiered.id,
+          position,
+          name: type.name,
+          priceCents: type.priceCents,
+          maxTickets: STOCK / 2,
+        })),
+      )
+      .returning({ id: ticketTypes.id });
+    await db
+      .insert(promoCodes)
+      .values({ eventId: tiered.id, code: TIERED_DROP.code, percentOff: 50, maxUses: TIERED_DROP.codeUses });
     const [shown] = catalogue;
     if (!shown || !drop) throw new Error('no event seeded');
-    return { catalogueEventId: shown.id, dropEventId: drop.id, buyerIds: buyers.map((buyer) => buyer.id) };
+    return {
+      catalogueEventId: shown.id,
+      dropEventId: drop.id,
+      tieredDrop: { eventId: tiered.id, typeIds: types.map(({ id }) => id) },
+      buyerIds: buyers.map((buyer) => buyer.id),
+    };
   } finally {
     await handle.close();
   }

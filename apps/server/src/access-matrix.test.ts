@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -158,6 +159,8 @@ const MATRIX = {
   'GET /api/events/:id/replay/file':                       [200,      200, 200,          200,          200], // the signed address is the key
   'DELETE /api/events/:id/replay':                         [401,      403, 403,          403,          204],
   'GET /api/events/:id/chat':                              [401,      403, 200,          403,          200],
+  'POST /api/events/:id/promo-codes':                      [401,      403, 403,          403,          201],
+  'GET /api/events/:id/promo-codes':                       [401,      403, 403,          403,          200],
   'GET /api/events/:id/analytics':                         [401,      403, 403,          403,          200],
   'POST /api/events/:id/views':                            [204,      204, 204,          204,          204], // a visit, anyone's
   'GET /api/events/:id/attendees':                         [401,      403, 403,          403,          200],
@@ -173,6 +176,7 @@ const MATRIX = {
   'POST /api/payments/account/onboarding':                 [401,      403, 403,          409,          409],
   'POST /api/payments/account/dashboard':                  [401,      403, 403,          409,          409],
   'POST /api/orders':                                      [401,      201, 201,          201,          403], // not one's own event
+  'POST /api/orders/quote':                                [401,      200, 200,          200,          403], // nor a quote of it
   'GET /api/orders':                                       [401,      200, 200,          200,          200],
   'GET /api/orders/summary':                               [401,      200, 200,          200,          200],
   // Someone else's order is not found, rather than forbidden: its id tells nothing.
@@ -412,6 +416,12 @@ const HTTP: Record<HttpRow, (cell: Cell) => Call | Promise<Call>> = {
     send('POST', `/api/events/${event.id}/message/preview`, attendeeMessage),
   // Only the owner's cell sends it: one of the few an event's ticket holders may be sent an hour.
   'POST /api/events/:id/message': () => send('POST', `/api/events/${event.id}/message`, attendeeMessage),
+  'POST /api/events/:id/promo-codes': () =>
+    send('POST', `/api/events/${event.id}/promo-codes`, {
+      code: `MATRIX-${randomUUID().slice(0, 8)}`,
+      percentOff: 10,
+    }),
+  'GET /api/events/:id/promo-codes': () => get(`/api/events/${event.id}/promo-codes`),
   'GET /api/earnings': () => get('/api/earnings'),
   'GET /api/earnings.csv': () => get('/api/earnings.csv'),
   'GET /api/payouts': () => get('/api/payouts'),
@@ -423,6 +433,7 @@ const HTTP: Record<HttpRow, (cell: Cell) => Call | Promise<Call>> = {
   // A fresh event each time: a fan who bought one would hold a ticket from then on.
   'POST /api/orders': async () =>
     send('POST', '/api/orders', { eventId: (await freshEvent()).id, quantity: 1 }),
+  'POST /api/orders/quote': () => send('POST', '/api/orders/quote', { eventId: event.id, quantity: 1 }),
   'GET /api/orders': () => get('/api/orders'),
   'GET /api/orders/summary': () => get(`/api/orders/summary?eventId=${event.id}`),
   'GET /api/orders/:id': () => get(`/api/orders/${order.id}`),

@@ -1,3 +1,4 @@
+import type { AddressInfo } from 'node:net';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtemp } from 'node:fs/promises';
 import path from 'node:path';
@@ -57,4 +58,20 @@ export async function freshDatabaseUrl(): Promise<string> {
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   return url.toString();
+}
+
+/**
+ * One server on PGlite; on PostgreSQL two servers sharing the database, as two instances behind a load
+ * balancer: what a race is run against. Each listens on a real socket; `origins` are their addresses.
+ */
+export async function startInstances(seams?: TestSeams): Promise<{ apps: App[]; origins: string[] }> {
+  const first = await createTestApp({}, seams);
+  const apps = [first];
+  if (inject('databaseDriver') === 'postgres') apps.push(await createTestApp(sameDeploymentAs(first), seams));
+  const origins: string[] = [];
+  for (const app of apps) {
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    origins.push(`http://127.0.0.1:${(app.server.address() as AddressInfo).port}`);
+  }
+  return { apps, origins };
 }

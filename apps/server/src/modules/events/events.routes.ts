@@ -10,9 +10,10 @@ import {
   ZUpdateEventRequest,
 } from '@stagedoor/shared/events';
 import { EVENT_IMAGE_MESSAGES } from '@stagedoor/shared/images';
+import { ZCreatePromoCodeRequest, ZPromoCode, ZPromoCodeList } from '@stagedoor/shared/promo-codes';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { parseOrThrow } from '../../errors';
+import { AppError, parseOrThrow } from '../../errors';
 import { readMultipartForm, type ImageUpload } from '../../plugins/multipart';
 import { limitRequests, type Limit } from '../../plugins/rate-limit';
 import { siteOrigin } from '../../site';
@@ -28,6 +29,7 @@ import {
   listEvents,
   updateEvent,
 } from './events.service';
+import { createPromoCode, listPromoCodes } from './promo-codes';
 
 /**
  * Events one creator may create in an hour (decision 0032): a creator setting up a season needs a few
@@ -122,6 +124,27 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
+  app.post(
+    '/events/:id/promo-codes',
+    {
+      preHandler: requireAuth('creator'),
+      schema: { params: ZEventIdParams, body: ZCreatePromoCodeRequest, response: { 201: ZPromoCode } },
+    },
+    async (request, reply) =>
+      reply
+        .code(201)
+        .send(await createPromoCode(app.deps, signedInAccount(request), request.params.id, request.body)),
+  );
+
+  app.get(
+    '/events/:id/promo-codes',
+    {
+      preHandler: requireAuth('creator'),
+      schema: { params: ZEventIdParams, response: { 200: ZPromoCodeList } },
+    },
+    async (request) => listPromoCodes(app.deps, signedInAccount(request), request.params.id),
+  );
+
   app.delete(
     '/events/:id',
     {
@@ -143,5 +166,23 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
 async function readEventForm(request: FastifyRequest): Promise<{ fields: unknown; image?: ImageUpload }> {
   if (!request.isMultipart()) return { fields: request.body ?? {} };
   const form = await readMultipartForm(request, { image: EVENT_IMAGE_MESSAGES });
-  return { fields: form.fields, image: form.images.image };
+  const { ticketTypes, ...fields } = form.fields;
+  if (ticketTypes === undefined) return { fields, image: form.images.image };
+  // A form's field is text: its ticket types travel as JSON.
+  return {
+    fields: { ...fields, ticketTypes: parseJsonField('ticketTypes', ticketTypes) },
+    image: form.images.image,
+  };
+}
+
+const TICKET_TYPES_NOT_JSON_MESSAGE = 'Ticket types must be a JSON list';
+
+function parseJsonField(field: string, text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new AppError('VALIDATION_FAILED', TICKET_TYPES_NOT_JSON_MESSAGE, {
+      [field]: TICKET_TYPES_NOT_JSON_MESSAGE,
+    });
+  }
 }

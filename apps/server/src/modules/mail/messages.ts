@@ -108,7 +108,7 @@ const RENDER: { [Kind in MailKind]: (facts: MailFacts[Kind], links: MailLinks) =
 
   receipt: (facts, links) => ({
     ...layout(`Your tickets for ${facts.eventName}`, [
-      `Thank you, ${facts.firstName}. Order #${facts.orderId}: ${counted(facts.quantity, 'ticket')}, ${formatDollars(facts.totalCents)} in total.`,
+      `Thank you, ${facts.firstName}. Order #${facts.orderId}: ${counted(facts.quantity, facts.ticketType ? `${facts.ticketType} ticket` : 'ticket')}, ${formatDollars(facts.totalCents)} in total${facts.promoCode && facts.discountCents ? `, ${formatDollars(facts.discountCents)} off with ${facts.promoCode}` : ''}.`,
       `${facts.eventName}${facts.creatorName ? ` with ${facts.creatorName}` : ''}: ${showTime(facts)}.`,
       'The calendar invitation is attached. This link opens your show, no password needed: keep it to yourself.',
       { button: 'Watch', url: watchUrl(links, facts) },

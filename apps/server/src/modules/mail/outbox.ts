@@ -4,12 +4,23 @@ import type { Database } from '../../db/database';
 import type { Rows } from '../../db/guarded-write';
 import { outbox } from './mail.tables';
 import type { RefundReason } from '@stagedoor/shared/orders';
+import { shownTicketType } from '@stagedoor/shared/events';
 
 /** The facts a message tells, by kind, as they were when it was queued; rendered when sent. */
 export interface MailFacts {
   welcome: { firstName: string; role: 'creator' | 'user' };
   receipt: ShowFacts &
-    WatchFacts & { orderId: number; quantity: number; totalCents: number; creatorName: string };
+    WatchFacts & {
+      orderId: number;
+      quantity: number;
+      totalCents: number;
+      creatorName: string;
+      /** The ticket type's name, when the event sells more than its one default type. */
+      ticketType?: string | null;
+      /** The code the order used and what it took off; absent or 0 without one. */
+      promoCode?: string | null;
+      discountCents?: number;
+    };
   'reminder-24h': ShowFacts & WatchFacts & { accountId: number };
   'reminder-1h': ShowFacts & WatchFacts & { accountId: number };
   'live-now': ShowFacts & WatchFacts & { accountId: number };
@@ -91,7 +102,8 @@ const outboxRow = <Kind extends MailKind>(mail: QueuedMail<Kind>): typeof outbox
 
 /** The order, its buyer, its show and the show's creator: what a receipt or a refund tells. */
 export interface OrderMailFacts {
-  order: { id: number; quantity: number; totalCents: number };
+  order: { id: number; quantity: number; totalCents: number; discountCents: number };
+  ticket: { type: string; promoCode: string | null };
   buyer: { email: string; firstName: string; timeZone: string };
   event: { id: number; name: string; date: Date };
   creator: { firstName: string; lastName: string };
@@ -112,7 +124,7 @@ export function showFacts(
 
 /** The buyer's receipt for an order, queued with the order's completion, with its watch link's token. */
 export function receiptOf(
-  { order, buyer, event, creator }: OrderMailFacts,
+  { order, ticket, buyer, event, creator }: OrderMailFacts,
   watchToken: string,
 ): QueuedMail<'receipt'> {
   return {
@@ -125,6 +137,9 @@ export function receiptOf(
       quantity: order.quantity,
       totalCents: order.totalCents,
       creatorName: `${creator.firstName} ${creator.lastName}`,
+      ticketType: shownTicketType(ticket.type),
+      promoCode: ticket.promoCode,
+      discountCents: order.discountCents,
       watchToken,
     },
   };

@@ -108,13 +108,14 @@ export async function placeOrder(
         expiresAt: heldUntil,
         completedAt: heldUntil ? null : now,
       });
+      const ticket = { type: type.name, promoCode: promoCodeId === null ? null : (code?.code ?? null) };
       const writes: Rows[] = [orderRows(order)];
       if (!heldUntil) {
         const sale = saleOf(order, event.creatorId, feeBpsOf(facts.creator, event.id), now);
         const link = newWatchLink(order);
         writes.push(
           ...movementRows(sale, facts.also.saleId),
-          mailRows(receiptOf({ ...facts, order }, link.token)),
+          mailRows(receiptOf({ ...facts, order, ticket }, link.token)),
           link.rows,
         );
       }
@@ -132,7 +133,6 @@ export async function placeOrder(
         },
         now,
       );
-      const ticket = { type: type.name, promoCode: promoCodeId === null ? null : (code?.code ?? null) };
       return (await writeIfChanged(tx, stock.change, writes, stock.alsoChanges))
         ? { order, event, ticket }
         : null;

@@ -160,7 +160,13 @@ export async function lockBuyerAndReadEvent<Also extends Record<string, SQL<numb
 export async function orderMailFacts(tx: Database, orderId: number): Promise<OrderMailFacts> {
   const [row] = await tx
     .select({
-      order: { id: orders.id, quantity: orders.quantity, totalCents: orders.totalCents },
+      order: {
+        id: orders.id,
+        quantity: orders.quantity,
+        totalCents: orders.totalCents,
+        discountCents: orders.discountCents,
+      },
+      ticket: orderTicket,
       buyer: { email: buyers.email, firstName: buyers.firstName, timeZone: buyers.timeZone },
       event: { id: events.id, name: events.name, date: events.date },
       creator: { firstName: creators.firstName, lastName: creators.lastName },

@@ -1,10 +1,9 @@
-import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ErrorBody } from '@stagedoor/shared/errors';
 import { eq, sum } from 'drizzle-orm';
 import { describe, expect, inject, it } from 'vitest';
 import { createCreator, createEvent, createUser } from '../../../test/factories';
-import { createTestApp, sameDeploymentAs } from '../../../test/test-app';
+import { startInstances } from '../../../test/test-app';
 import type { App, TestSeams } from '../../app';
 import type { Database } from '../../db/database';
 import { events, orders, ticketTypes } from '../../db/schema';
@@ -64,25 +63,10 @@ interface RaceResult {
   eventSold: number;
 }
 
-/**
- * One server on PGlite; on PostgreSQL two servers sharing the database, as two instances behind a load
- * balancer. Each listens on a real socket.
- */
-async function startServers(seams?: TestSeams): Promise<{ apps: App[]; urls: string[] }> {
-  const first = await createTestApp({}, seams);
-  const apps = [first];
-  if (inject('databaseDriver') === 'postgres') apps.push(await createTestApp(sameDeploymentAs(first), seams));
-  const urls: string[] = [];
-  for (const app of apps) {
-    await app.listen({ host: '127.0.0.1', port: 0 });
-    urls.push(`http://127.0.0.1:${(app.server.address() as AddressInfo).port}/api/orders`);
-  }
-  return { apps, urls };
-}
-
 /** 200 concurrent one-ticket purchases over HTTP, alternating between the servers. */
 async function race(seams?: TestSeams): Promise<RaceResult> {
-  const { apps, urls } = await startServers(seams);
+  const { apps, origins } = await startInstances(seams);
+  const urls = origins.map((origin) => `${origin}/api/orders`);
   try {
     const [first] = apps as [App];
     const event = await createEvent(first, await createCreator(first), { maxTickets: MAX_TICKETS });
