@@ -155,31 +155,15 @@ export const ZTicketTypeInput = z
   );
 export type TicketTypeInput = z.infer<typeof ZTicketTypeInput>;
 
-/** A list in a multipart form travels as its JSON text; text that is no JSON stays as it is, to be refused. */
-const fromJsonText = (value: unknown): unknown => {
-  if (typeof value !== 'string') return value;
-  try {
-    return JSON.parse(value);
-  } catch {
-    return value;
-  }
-};
-
-/**
- * An event's ticket types, in the order its page offers them: the first is the event's own price. A
- * multipart event form (the one with the image) sends them as JSON text.
- */
-const ZTicketTypes = z.preprocess(
-  fromJsonText,
-  z
-    .array(ZTicketTypeInput, { error: 'Ticket types must be a list' })
-    .min(1, 'An event needs at least one ticket type')
-    .max(TICKET_TYPES_MAX, `An event has at most ${TICKET_TYPES_MAX} ticket types`)
-    .refine(
-      (types) => new Set(types.map(({ name }) => name.toLowerCase())).size === types.length,
-      'Each ticket type needs a name of its own',
-    ),
-);
+/** An event's ticket types, in the order its page offers them: the first is the event's own price. */
+const ZTicketTypes = z
+  .array(ZTicketTypeInput, { error: 'Ticket types must be a list' })
+  .min(1, 'An event needs at least one ticket type')
+  .max(TICKET_TYPES_MAX, `An event has at most ${TICKET_TYPES_MAX} ticket types`)
+  .refine(
+    (types) => new Set(types.map(({ name }) => name.toLowerCase())).size === types.length,
+    'Each ticket type needs a name of its own',
+  );
 
 const ZIsActive = z.union([z.boolean(), z.stringbool()], { error: 'Active must be true or false' });
 /** Its public shows are recorded and offered to its ticket holders afterwards; absent on creation: true. */
@@ -192,7 +176,8 @@ export const DEFAULT_TICKET_TYPE_NAME = 'General admission';
  * A type's name as screens and mails show it beside an order: none for the type an event has when it
  * sells one kind of ticket, so such an event's orders read as they always did.
  */
-export const shownTicketType = (name: string): string | null => (name === DEFAULT_TICKET_TYPE_NAME ? null : name);
+export const shownTicketType = (name: string): string | null =>
+  name === DEFAULT_TICKET_TYPE_NAME ? null : name;
 
 /** POST /events (JSON or multipart; the image travels as the multipart file field `image`). */
 export const ZCreateEventRequest = z

@@ -1,9 +1,9 @@
 import type { Attendee } from '@stagedoor/shared/attendees';
+import { shownTicketType } from '@stagedoor/shared/events';
 import { counted } from '@stagedoor/shared/words';
 import { Badge, type BadgeTone } from '../../../components/ui/badge';
 import { Card } from '../../../components/ui/card';
 import { formatShortDateTime } from '../../../lib/format';
-import { shownTypeName } from '../../../lib/ticket-types';
 import { useTimeZone } from '../../../lib/use-time-zone';
 
 const STATUSES: Record<Attendee['status'], { label: string; tone: BadgeTone }> = {
@@ -22,11 +22,11 @@ const cell = 'px-4 py-3';
 /**
  * The attendees: a table from `sm` up; below, where its columns would not fit, one card per order
  * (name and status, email, tickets and time), read top to bottom instead of scrolled sideways. The type
- * column appears once an order is of a named type (lib/ticket-types.ts).
+ * column appears once an order is of a named type (shownTicketType).
  */
 export function AttendeeList({ attendees }: { attendees: Attendee[] }) {
   const timeZone = useTimeZone();
-  const hasTypes = attendees.some(({ type }) => shownTypeName(type) !== null);
+  const hasTypes = attendees.some(({ type }) => shownTicketType(type) !== null);
   return (
     <>
       <Card className="hidden overflow-hidden sm:block">
@@ -75,7 +75,7 @@ export function AttendeeList({ attendees }: { attendees: Attendee[] }) {
               <p>
                 {[
                   counted(attendee.tickets, 'ticket'),
-                  shownTypeName(attendee.type),
+                  shownTicketType(attendee.type),
                   formatShortDateTime(attendee.orderedAt, timeZone),
                 ]
                   .filter(Boolean)

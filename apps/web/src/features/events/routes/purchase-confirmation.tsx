@@ -1,4 +1,5 @@
 import type { Order } from '@stagedoor/shared/orders';
+import { shownTicketType } from '@stagedoor/shared/events';
 import { CircleCheck, CircleX, Hourglass } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { useParams, useSearchParams } from 'react-router';
@@ -8,7 +9,6 @@ import { Spinner } from '../../../components/ui/spinner';
 import { paths } from '../../../config/paths';
 import { errorMessage } from '../../../lib/api-client';
 import { formatMoney, formatTotal } from '../../../lib/format';
-import { shownTypeName } from '../../../lib/ticket-types';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useEventForPurchase } from '../api/events';
 import { useOrder } from '../api/orders';
@@ -82,7 +82,7 @@ function PurchaseCompleted({ order }: { order?: Order }) {
   const event = useEventForPurchase(eventId);
   // The summary only repeats what the link says; a hand-edited link gets the thanks without figures.
   const summary = Number.isInteger(quantity) && quantity > 0 ? event.data : undefined;
-  const typeName = order ? shownTypeName(order.ticketType) : null;
+  const typeName = order ? shownTicketType(order.ticketType) : null;
 
   return (
     <Frame icon={<CircleCheck aria-hidden className="mx-auto size-16 text-emerald-500" />}>

@@ -1,4 +1,5 @@
 import type { Order, OrderStatus } from '@stagedoor/shared/orders';
+import { shownTicketType } from '@stagedoor/shared/events';
 import { imageUrls } from '@stagedoor/shared/images';
 import { phaseOf } from '@stagedoor/shared/event-state';
 import { counted } from '@stagedoor/shared/words';
@@ -8,7 +9,6 @@ import { ButtonAnchor, ButtonLink } from '../../../components/ui/button';
 import { MediaCard } from '../../../components/ui/media-card';
 import { paths } from '../../../config/paths';
 import { formatAmount, formatMoney, formatShortDate, formatTime } from '../../../lib/format';
-import { shownTypeName } from '../../../lib/ticket-types';
 import { useNow } from '../../../lib/use-now';
 import { useTimeZone } from '../../../lib/use-time-zone';
 import { GiveTickets } from './give-tickets';
@@ -52,7 +52,7 @@ export function TicketCard({ order }: { order: Order }) {
   const now = useNow(60_000);
   const isTicket = order.status === 'completed' && order.givenTo === null;
   const isGivable = isTicket && phaseOf(event.date, now) === 'upcoming';
-  const typeName = shownTypeName(order.ticketType);
+  const typeName = shownTicketType(order.ticketType);
   return (
     <MediaCard
       title={event.name}
