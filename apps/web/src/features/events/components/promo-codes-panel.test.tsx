@@ -99,8 +99,8 @@ describe('promo codes', () => {
 
     await user.type(screen.getByLabelText('Code'), 'mas5');
     await user.click(screen.getByRole('radio', { name: 'Amount off' }));
-    await user.clear(screen.getByLabelText('Amount off ($)'));
-    await user.type(screen.getByLabelText('Amount off ($)'), '5');
+    await user.clear(screen.getByLabelText('Amount ($)'));
+    await user.type(screen.getByLabelText('Amount ($)'), '5');
     await user.type(screen.getByLabelText('Maximum uses (optional)'), '2');
     await user.click(within(types).getByLabelText('Front row'));
     await user.click(screen.getByRole('button', { name: 'Create promo code' }));

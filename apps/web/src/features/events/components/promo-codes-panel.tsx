@@ -188,7 +188,7 @@ function NewPromoCode({ event, timeZone }: { event: Event; timeZone: string }) {
         <div className="grid gap-5 sm:grid-cols-2">
           {kind === 'percent' ? (
             <Input
-              label="Percent off"
+              label="Percent"
               type="number"
               inputMode="numeric"
               min={1}
@@ -198,7 +198,7 @@ function NewPromoCode({ event, timeZone }: { event: Event; timeZone: string }) {
             />
           ) : (
             <Input
-              label="Amount off ($)"
+              label="Amount ($)"
               type="number"
               inputMode="decimal"
               min={0.01}
