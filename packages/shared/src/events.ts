@@ -176,7 +176,8 @@ export const DEFAULT_TICKET_TYPE_NAME = 'General admission';
  * A type's name as screens and mails show it beside an order: none for the type an event has when it
  * sells one kind of ticket, so such an event's orders read as they always did.
  */
-export const shownTicketType = (name: string): string | null => (name === DEFAULT_TICKET_TYPE_NAME ? null : name);
+export const shownTicketType = (name: string): string | null =>
+  name === DEFAULT_TICKET_TYPE_NAME ? null : name;
 
 /** POST /events (JSON or multipart; the image travels as the multipart file field `image`). */
 export const ZCreateEventRequest = z

@@ -22,6 +22,11 @@ export const EVENT_MAX_TICKETS_MAX = 100_000;
 /** The ticket types one event may sell, and the length of a type's name. */
 export const TICKET_TYPES_MAX = 10;
 export const TICKET_TYPE_NAME_MAX_LENGTH = 60;
+/**
+ * The quotes (POST /orders/quote) one account may ask for in a minute: a quote tells whether a promo code
+ * exists, so codes are tried at a human's pace only. The checkout never asks faster.
+ */
+export const QUOTES_PER_ACCOUNT_PER_MINUTE = 30;
 /** Tickets one buyer may hold of an event whose creator set no maximum per buyer (fewer if the stock is). */
 export const DEFAULT_MAX_PER_BUYER = 10;
 /** The rows a paged list (GET /events, GET /orders) answers when not asked for a number, and at most. */

@@ -45,6 +45,17 @@ const sessionUser = object({
 const verifyTokenResponse = object({ valid: boolean, user: nullable(sessionUser) });
 const authResponse = object({ access_token: string, user: sessionUser });
 
+const ticketType = object({
+  id: int,
+  name: string,
+  price: number,
+  maxTickets: int,
+  ticketsLeft: int,
+  salesStart: nullable(string),
+  salesEnd: nullable(string),
+  payWhatYouWant: nullable(object({ minimum: number, suggested: number })),
+});
+
 const event = object({
   id: int,
   name: string,
@@ -62,6 +73,7 @@ const event = object({
   hasReplay: boolean,
   creatorId: int,
   creator: object({ nickname: string, firstName: string, lastName: string, timeZone: string }),
+  ticketTypes: array(ticketType),
 });
 
 export const ErrorBodyAnswer = parser(errorBody);

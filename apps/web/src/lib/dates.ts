@@ -87,6 +87,14 @@ export function parsePickerValue(value: string, timeZone: string): Date | null {
   return candidates.length ? new Date(Math.min(...candidates)) : null;
 }
 
+/**
+ * The ISO instant a picker's text names in `timeZone`, for an API's date rule to judge; text that is no
+ * date goes through as it is, for that rule to refuse.
+ */
+export function pickedInstant(value: string, timeZone: string): string {
+  return parsePickerValue(value, timeZone)?.toISOString() ?? value;
+}
+
 /** An ISO instant as the `Y-m-d H:i` value the picker shows in `timeZone`. */
 export function toPickerValue(iso: string, timeZone: string): string {
   const { year, month, day, hour, minute } = wallClockAt(Date.parse(iso), timeZone);

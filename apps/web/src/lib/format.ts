@@ -17,6 +17,11 @@ export function formatMoney(value: number): string {
   return value < 0 ? `−$${formatAmount(-value)}` : `$${formatAmount(value)}`;
 }
 
+/** What an order comes to: `Free` when nothing, else as formatMoney. */
+export function formatTotal(value: number): string {
+  return value === 0 ? 'Free' : formatMoney(value);
+}
+
 /** A rate in basis points as the Terms word it, e.g. 1000 → `10%`. */
 export function formatRate(bps: number): string {
   return `${bps / 100}%`;

@@ -23,6 +23,10 @@ export const queryKeys = {
     summary: (accountId: number, eventId?: number) =>
       ['orders', 'summary', accountId, eventId ?? 'all'] as const,
     detail: (id: string) => ['orders', 'detail', id] as const,
+    quote: (request: object | null) => ['orders', 'quote', request] as const,
+  },
+  promoCodes: {
+    list: (eventId: number) => ['promo-codes', eventId] as const,
   },
   attendees: {
     list: (eventId: string, search: string, pageSize: number) =>

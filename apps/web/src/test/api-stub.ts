@@ -1,6 +1,6 @@
 import type { SessionUser } from '@stagedoor/shared/accounts';
 import type { PublicCreator } from '@stagedoor/shared/creators';
-import type { Event } from '@stagedoor/shared/events';
+import { DEFAULT_TICKET_TYPE_NAME, type Event, type TicketType } from '@stagedoor/shared/events';
 import { PAGE_DEFAULT } from '@stagedoor/shared/limits';
 import type { Order } from '@stagedoor/shared/orders';
 import { vi } from 'vitest';
@@ -128,20 +128,40 @@ export function hoursFromNow(hours: number): string {
   return daysFromNow(hours / 24);
 }
 
-/** An event as the API presents it: Grace's, active, a week ahead, no limit per buyer. */
+/** A ticket type as an event presents it: General admission at $25, 60 of 100 left, on sale throughout. */
+export function aTicketType(overrides: Partial<TicketType> = {}): TicketType {
+  return {
+    id: 40,
+    name: DEFAULT_TICKET_TYPE_NAME,
+    price: 25,
+    maxTickets: 100,
+    ticketsLeft: 60,
+    salesStart: null,
+    salesEnd: null,
+    payWhatYouWant: null,
+    ...overrides,
+  };
+}
+
+/**
+ * An event as the API presents it: Grace's, active, a week ahead, no limit per buyer. Without types of
+ * its own it sells one, General admission, at its price and stock.
+ */
 export function anEvent(overrides: Partial<Event> = {}): Event {
   const date = overrides.date ?? daysFromNow(7);
   const maxTickets = overrides.maxTickets ?? 100;
+  const price = overrides.price ?? 25;
+  const ticketsLeft = overrides.ticketsLeft ?? 60;
   return {
     id: 4,
     name: 'Jazz Night',
     description: 'An evening of standards.',
     image: 'jazz.png',
-    price: 25,
+    price,
     maxTickets,
     // The API presents an event without a limit of its own with maxTickets as its limit.
     maxPerBuyer: maxTickets,
-    ticketsLeft: 60,
+    ticketsLeft,
     date,
     eventDate: date,
     isActive: true,
@@ -150,6 +170,7 @@ export function anEvent(overrides: Partial<Event> = {}): Event {
     hasReplay: false,
     creatorId: 3,
     creator: { nickname: 'grace', firstName: 'Grace', lastName: 'Hopper', timeZone: 'UTC' },
+    ticketTypes: [aTicketType({ price, maxTickets, ticketsLeft })],
     ...overrides,
   };
 }
@@ -168,6 +189,9 @@ export function anOrder(overrides: Partial<Order> = {}): Order {
     refundStatus: null,
     givenTo: null,
     giftFrom: null,
+    ticketType: DEFAULT_TICKET_TYPE_NAME,
+    promoCode: null,
+    discount: 0,
     event: { id: 4, name: 'Jazz Night', image: 'jazz.png', date: daysFromNow(7), hasReplay: false },
     ...overrides,
   };

@@ -1,4 +1,5 @@
 import type { Attendee } from '@stagedoor/shared/attendees';
+import { shownTicketType } from '@stagedoor/shared/events';
 import { counted } from '@stagedoor/shared/words';
 import { Badge, type BadgeTone } from '../../../components/ui/badge';
 import { Card } from '../../../components/ui/card';
@@ -21,11 +22,11 @@ const cell = 'px-4 py-3';
 /**
  * The attendees: a table from `sm` up; below, where its columns would not fit, one card per order
  * (name and status, email, tickets and time), read top to bottom instead of scrolled sideways. The type
- * column appears once an order has a ticket type.
+ * column appears once an order is of a named type (shownTicketType).
  */
 export function AttendeeList({ attendees }: { attendees: Attendee[] }) {
   const timeZone = useTimeZone();
-  const hasTypes = attendees.some(({ type }) => type !== null);
+  const hasTypes = attendees.some(({ type }) => shownTicketType(type) !== null);
   return (
     <>
       <Card className="hidden overflow-hidden sm:block">
@@ -74,7 +75,7 @@ export function AttendeeList({ attendees }: { attendees: Attendee[] }) {
               <p>
                 {[
                   counted(attendee.tickets, 'ticket'),
-                  attendee.type,
+                  shownTicketType(attendee.type),
                   formatShortDateTime(attendee.orderedAt, timeZone),
                 ]
                   .filter(Boolean)

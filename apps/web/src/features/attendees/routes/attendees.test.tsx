@@ -20,7 +20,7 @@ const attendee = (overrides: Partial<Attendee>): Attendee => ({
   name: 'Ada Lovelace',
   email: 'ada@example.com',
   tickets: 2,
-  type: null,
+  type: 'General admission',
   orderedAt: '2030-03-01T18:30:00.000Z',
   status: 'completed',
   ...overrides,
@@ -82,9 +82,9 @@ describe('attendees', () => {
     ]);
   });
 
-  it('shows the ticket type once orders have one', async () => {
+  it('shows the ticket type once an order is of a named type', async () => {
     stubAttendees({
-      'GET /events/4/attendees': { body: [attendee({ type: 'VIP' }), attendee({ orderId: 0, type: null })] },
+      'GET /events/4/attendees': { body: [attendee({ type: 'VIP' }), attendee({ orderId: 0 })] },
     });
     renderApp(PAGE);
 

@@ -1,6 +1,6 @@
 import { ATTENDEE_SEARCH_MAX_LENGTH } from '@stagedoor/shared/attendees';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useParams } from 'react-router';
 import { Page } from '../../../components/layout/page';
 import { Button } from '../../../components/ui/button';
@@ -15,6 +15,7 @@ import { errorMessage } from '../../../lib/api-client';
 import { formatLongDateTime } from '../../../lib/format';
 import { eventQuery } from '../../../lib/reads';
 import { useDocumentTitle } from '../../../lib/use-document-title';
+import { useSettled } from '../../../lib/use-settled';
 import { useTimeZone } from '../../../lib/use-time-zone';
 import { useAttendees, useDownloadAttendees } from '../api/attendees';
 import { AttendeeList } from '../components/attendee-list';
@@ -22,16 +23,6 @@ import { MessageAttendees } from '../components/message-attendees';
 
 /** How long typing must pause before the list is searched again. */
 const SEARCH_DEBOUNCE_MS = 300;
-
-/** `value`, once it has stayed the same for SEARCH_DEBOUNCE_MS. */
-function useSettled(value: string): string {
-  const [settled, setSettled] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setSettled(value), SEARCH_DEBOUNCE_MS);
-    return () => clearTimeout(timer);
-  }, [value]);
-  return settled;
-}
 
 /**
  * The creator's attendees of one event (/creators/dashboard/events/{id}/attendees): who holds or held its
@@ -43,7 +34,7 @@ export function AttendeesRoute() {
   const timeZone = useTimeZone();
   const event = useQuery(eventQuery(id));
   const [draft, setDraft] = useState('');
-  const search = useSettled(draft.trim());
+  const search = useSettled(draft.trim(), SEARCH_DEBOUNCE_MS);
   const attendees = useAttendees(id, search);
   const download = useDownloadAttendees({ id: Number(id), name: event.data?.name ?? '' });
 

@@ -1,4 +1,4 @@
-import { ZEvent, type Event } from '@stagedoor/shared/events';
+import { ZEvent, type Event, type TicketTypeInput } from '@stagedoor/shared/events';
 import { ZCancellation } from '@stagedoor/shared/money';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
@@ -36,8 +36,11 @@ export function useEventForEditing(id: string) {
 type EventSubmission = {
   name: string;
   description: string;
-  price: number;
-  maxTickets: number;
+  /** One kind of ticket at this price and stock; absent when the event lists its types. */
+  price?: number;
+  maxTickets?: number;
+  /** The event's ticket types, sent as JSON text (a multipart field is text). */
+  ticketTypes?: TicketTypeInput[];
   /** Sent only when the creator set a limit. */
   maxPerBuyer?: number;
   /** ISO instant. */
@@ -48,11 +51,12 @@ type EventSubmission = {
   image: File | null;
 };
 
-function toFormData({ image, ...fields }: EventSubmission): FormData {
+function toFormData({ image, ticketTypes, ...fields }: EventSubmission): FormData {
   const form = new FormData();
   for (const [name, value] of Object.entries(fields)) {
     if (value !== undefined) form.append(name, String(value));
   }
+  if (ticketTypes) form.append('ticketTypes', JSON.stringify(ticketTypes));
   if (image) form.append('image', image);
   return form;
 }

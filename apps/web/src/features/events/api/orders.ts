@@ -1,6 +1,14 @@
 import { ZPaymentsConfig } from '@stagedoor/shared/money';
-import { ZOrder, type CreateOrderRequest } from '@stagedoor/shared/orders';
-import { skipToken, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { QUOTES_PER_ACCOUNT_PER_MINUTE } from '@stagedoor/shared/limits';
+import { ZOrder, ZOrderQuote, type CreateOrderRequest } from '@stagedoor/shared/orders';
+import {
+  keepPreviousData,
+  skipToken,
+  useMutation,
+  useQuery,
+  useQueryClient,
+  type QueryClient,
+} from '@tanstack/react-query';
 import { api, ApiError } from '../../../lib/api-client';
 import { orderSummaryQuery } from '../../../lib/reads';
 import { queryKeys } from '../../../lib/query-keys';
@@ -34,6 +42,58 @@ export function usePurchaseTickets() {
       isPriceChange(error)
         ? queryClient.invalidateQueries({ queryKey: queryKeys.events.detail(String(eventId)) })
         : undefined,
+  });
+}
+
+const MINUTE_MS = 60_000;
+
+/** When each quote the app (its query client) sent in the last minute left, oldest first. */
+const sentQuotes = new WeakMap<QueryClient, number[]>();
+
+/**
+ * Waits until a quote may leave without passing the server's limit, QUOTES_PER_ACCOUNT_PER_MINUTE in
+ * any minute, and counts it as sent; rejects once the quote is no longer wanted.
+ */
+async function quoteTurn(client: QueryClient, signal: AbortSignal): Promise<void> {
+  const sent = sentQuotes.get(client) ?? [];
+  sentQuotes.set(client, sent);
+  for (;;) {
+    const now = Date.now();
+    while (sent[0] !== undefined && sent[0] <= now - MINUTE_MS) sent.shift();
+    if (sent[0] === undefined || sent.length < QUOTES_PER_ACCOUNT_PER_MINUTE) {
+      sent.push(now);
+      return;
+    }
+    const wait = sent[0] + MINUTE_MS - now;
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(resolve, wait);
+      signal.addEventListener('abort', () => {
+        clearTimeout(timer);
+        reject(signal.reason);
+      });
+    });
+  }
+}
+
+/**
+ * POST /orders/quote: what the purchase would cost (its subtotal, the code's discount, its total), or
+ * the server's refusal naming its field; none without a request. The figures shown stay while the next
+ * quote is on its way.
+ */
+export function useOrderQuote(request: CreateOrderRequest | null) {
+  return useQuery({
+    queryKey: queryKeys.orders.quote(request),
+    queryFn:
+      request === null
+        ? skipToken
+        : async ({ client, signal }) => {
+            await quoteTurn(client, signal);
+            return api.post('/orders/quote', request, { schema: ZOrderQuote, signal });
+          },
+    placeholderData: keepPreviousData,
+    // A quote is of this moment: the purchase itself is judged again.
+    staleTime: 0,
+    gcTime: 0,
   });
 }
 

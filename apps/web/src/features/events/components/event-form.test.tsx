@@ -1,9 +1,17 @@
 import { DEFAULT_MAX_PER_BUYER } from '@stagedoor/shared/limits';
-import { screen } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { toPickerValue } from '../../../lib/dates';
-import { aCreator, anEvent, daysFromNow, signedInAs, stubApi, type ApiCall } from '../../../test/api-stub';
+import {
+  aCreator,
+  anEvent,
+  aTicketType,
+  daysFromNow,
+  signedInAs,
+  stubApi,
+  type ApiCall,
+} from '../../../test/api-stub';
 import { renderApp } from '../../../test/render-app';
 
 const poster = () => new File(['png'], 'poster.png', { type: 'image/png' });
@@ -241,6 +249,129 @@ describe('create event', () => {
   });
 });
 
+describe('ticket types', () => {
+  const typeGroup = (n: number) => screen.getByRole('group', { name: `Ticket type ${n}` });
+
+  it('lists types once one is added, each with its price or pay what you want, and sends them as JSON', async () => {
+    const calls = stubApi({
+      ...signedInAs(aCreator()),
+      'POST /events': { status: 201, body: anEvent() },
+      'GET /events/creator/3': { body: [anEvent()] },
+    });
+    const { user } = renderApp('/creators/dashboard/events/create');
+
+    await fillEvent(user, toPickerValue(daysFromNow(30), 'UTC'));
+    await user.upload(screen.getByLabelText('Event Image'), poster());
+    await user.click(screen.getByRole('button', { name: 'Add a ticket type' }));
+
+    // The price and stock typed so far become the first type's.
+    const first = typeGroup(1);
+    expect(within(first).getByLabelText('Name')).toHaveValue('General admission');
+    expect(within(first).getByLabelText('Price')).toHaveValue(12.5);
+    expect(within(first).getByLabelText('Maximum Tickets')).toHaveValue(10);
+    await user.clear(within(first).getByLabelText('Name'));
+    await user.type(within(first).getByLabelText('Name'), 'Early bird');
+
+    const second = typeGroup(2);
+    await user.type(within(second).getByLabelText('Name'), 'Supporter');
+    await user.click(within(second).getByRole('switch', { name: 'Pay what you want' }));
+    await user.clear(within(second).getByLabelText('Minimum'));
+    await user.type(within(second).getByLabelText('Minimum'), '5');
+    await user.clear(within(second).getByLabelText('Suggested amount'));
+    await user.type(within(second).getByLabelText('Suggested amount'), '15');
+    await user.clear(within(second).getByLabelText('Maximum Tickets'));
+    await user.type(within(second).getByLabelText('Maximum Tickets'), '20');
+    await user.type(within(second).getByLabelText('Sales end (optional)'), '2030-03-01 18:00');
+    await user.click(screen.getByRole('button', { name: 'Create Event' }));
+
+    expect(await screen.findByText('Event created successfully!')).toBeInTheDocument();
+    const form = sent(calls, '/events');
+    expect(form?.has('price')).toBe(false);
+    expect(form?.has('maxTickets')).toBe(false);
+    expect(JSON.parse(String(form?.get('ticketTypes')))).toEqual([
+      {
+        name: 'Early bird',
+        price: 12.5,
+        maxTickets: 10,
+        salesStart: null,
+        salesEnd: null,
+        payWhatYouWant: null,
+      },
+      {
+        name: 'Supporter',
+        maxTickets: 20,
+        salesStart: null,
+        salesEnd: '2030-03-01T18:00:00.000Z',
+        payWhatYouWant: { minimum: 5, suggested: 15 },
+      },
+    ]);
+  });
+
+  it("judges each type by the API's rules before sending, beside its field", async () => {
+    const calls = stubApi(signedInAs(aCreator()));
+    const { user } = renderApp('/creators/dashboard/events/create');
+
+    await fillEvent(user, toPickerValue(daysFromNow(30), 'UTC'));
+    await user.upload(screen.getByLabelText('Event Image'), poster());
+    await user.click(screen.getByRole('button', { name: 'Add a ticket type' }));
+    await user.type(within(typeGroup(2)).getByLabelText('Name'), 'general ADMISSION');
+    await user.click(within(typeGroup(2)).getByRole('switch', { name: 'Pay what you want' }));
+    await user.clear(within(typeGroup(2)).getByLabelText('Minimum'));
+    await user.type(within(typeGroup(2)).getByLabelText('Minimum'), '10');
+    await user.clear(within(typeGroup(2)).getByLabelText('Suggested amount'));
+    await user.type(within(typeGroup(2)).getByLabelText('Suggested amount'), '5');
+    await user.click(screen.getByRole('button', { name: 'Create Event' }));
+
+    expect(within(typeGroup(2)).getByLabelText('Suggested amount')).toHaveAccessibleErrorMessage(
+      'The suggested amount cannot be below the minimum',
+    );
+    expect(await screen.findByText('Each ticket type needs a name of its own')).toBeInTheDocument();
+    expect(calls.some(({ method }) => method === 'POST')).toBe(false);
+  });
+
+  it("keeps each type's id on an edit, drops a removed one, and shows the server's reason beside its field", async () => {
+    const reason = 'Maximum tickets cannot be lower than the 12 tickets already sold';
+    const listed = anEvent({
+      id: 4,
+      date: daysFromNow(10),
+      ticketTypes: [
+        aTicketType({ id: 41, name: 'Early bird', price: 15, maxTickets: 20 }),
+        aTicketType({ id: 42, name: 'Front row', price: 60, maxTickets: 10 }),
+        aTicketType({ id: 43, name: 'Supporter', price: 5, payWhatYouWant: { minimum: 5, suggested: 20 } }),
+      ],
+    });
+    const calls = stubApi({
+      ...signedInAs(aCreator()),
+      'GET /events/creators/4/details': { body: listed },
+      'POST /events/4': {
+        status: 409,
+        body: {
+          statusCode: 409,
+          code: 'CONFLICT',
+          message: reason,
+          fields: { 'ticketTypes.1.maxTickets': reason },
+        },
+      },
+    });
+    const { user } = renderApp('/creators/dashboard/events/4/edit');
+
+    expect(await screen.findByRole('heading', { name: 'Ticket types' })).toBeInTheDocument();
+    expect(screen.queryByLabelText('Price U$D')).not.toBeInTheDocument();
+    expect(within(typeGroup(3)).getByLabelText('Suggested amount')).toHaveValue(20);
+    await user.click(screen.getByRole('button', { name: 'Remove Front row' }));
+    await user.clear(within(typeGroup(2)).getByLabelText('Maximum Tickets'));
+    await user.type(within(typeGroup(2)).getByLabelText('Maximum Tickets'), '8');
+    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+
+    expect(await within(typeGroup(2)).findByText(reason)).toHaveAttribute(
+      'id',
+      'ticketTypes.1.maxTickets-error',
+    );
+    const types = JSON.parse(String(sent(calls, '/events/4')?.get('ticketTypes'))) as { id: number }[];
+    expect(types.map(({ id }) => id)).toEqual([41, 43]);
+  });
+});
+
 describe('edit event', () => {
   const event = anEvent({ id: 4, price: 25, maxTickets: 100, date: daysFromNow(10), image: 'jazz.png' });
 
@@ -306,6 +437,7 @@ describe('edit event', () => {
     stubApi({
       ...signedInAs(aCreator()),
       'GET /events/creators/4/details': { body: event },
+      'GET /events/4/promo-codes': { body: [] },
       'POST /events/4': {
         status: 400,
         body: { statusCode: 400, code: 'VALIDATION_FAILED', message: reason, fields: { date: reason } },

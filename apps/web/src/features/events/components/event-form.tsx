@@ -1,25 +1,16 @@
 import { DEFAULT_MAX_PER_BUYER } from '@stagedoor/shared/limits';
 import { IMAGE_FILES_HINT, imageUrls, EVENT_IMAGE_MESSAGES } from '@stagedoor/shared/images';
-import { Field, Label, Description, Switch } from '@headlessui/react';
 import { zodResolver } from '@hookform/resolvers/zod';
-import {
-  MAX_PER_BUYER_ABOVE_MAX_TICKETS_MESSAGE,
-  TICKET_PRICE_HINT,
-  ZCreateEventRequest,
-  ZMaxPerBuyer,
-  ZUpdateEventRequest,
-  type Event,
-} from '@stagedoor/shared/events';
+import type { Event } from '@stagedoor/shared/events';
 import { useMemo, useState } from 'react';
-import { Controller, useForm, type Control, type FieldValues, type Path } from 'react-hook-form';
+import { Controller, useForm, type Resolver } from 'react-hook-form';
 import { useNavigate } from 'react-router';
-import { z } from 'zod';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { DateTimePicker } from '../../../components/ui/date-time-picker';
 import { ImageInput, Input, Textarea } from '../../../components/ui/field';
 import { paths } from '../../../config/paths';
-import { parsePickerValue, toPickerValue } from '../../../lib/dates';
+import { toPickerValue } from '../../../lib/dates';
 import { reportSubmitError } from '../../../lib/form-errors';
 import { formFields } from '../../../lib/form-fields';
 import { IMAGE_ACCEPT } from '../../../lib/images';
@@ -27,66 +18,21 @@ import { notify } from '../../../lib/notify';
 import { useImagePick } from '../../../lib/use-image-pick';
 import { useTimeZone } from '../../../lib/use-time-zone';
 import { useSaveEvent } from '../api/events';
-
-/**
- * Reads the picker's `Y-m-d H:i` text, a time in the account's zone, as the ISO instant the API takes,
- * for the API's own date rule to judge; text that is no date goes through as it is, for that rule to refuse.
- */
-const pickedDate = (rule: z.ZodType<string, string>, timeZone: string) =>
-  z
-    .string()
-    .trim()
-    .min(1, 'Event date is required')
-    .transform((value) => parsePickerValue(value, timeZone)?.toISOString() ?? value)
-    .pipe(rule);
-
-/** An empty field sets no limit (the event's maximum tickets is the limit then). */
-const optionalMaxPerBuyer = z.preprocess(
-  (value) => (value === '' ? undefined : value),
-  ZMaxPerBuyer.optional(),
-);
-
-/** The server's rule, checked before sending so that its reason shows beside the field at once. */
-const perBuyerFits = ({ maxTickets, maxPerBuyer }: { maxTickets: number; maxPerBuyer?: number }) =>
-  maxPerBuyer === undefined || maxPerBuyer <= maxTickets;
-const perBuyerTooHigh = { message: MAX_PER_BUYER_ABOVE_MAX_TICKETS_MESSAGE, path: ['maxPerBuyer'] };
-
-/**
- * The forms are the API's request schemas (spec §5): the server's rules and messages apply before
- * anything is sent. Creating refuses a past date; editing leaves that to the server, which accepts an
- * unchanged date of an event that has already started (a rename), and refuses a changed past one.
- */
-const createEventForm = (timeZone: string) =>
-  ZCreateEventRequest.extend({
-    date: pickedDate(ZCreateEventRequest.shape.date, timeZone),
-    maxPerBuyer: optionalMaxPerBuyer,
-  }).refine(perBuyerFits, perBuyerTooHigh);
-const editEventForm = (timeZone: string) =>
-  ZUpdateEventRequest.required()
-    .extend({
-      date: pickedDate(ZUpdateEventRequest.shape.date.unwrap(), timeZone),
-      maxPerBuyer: optionalMaxPerBuyer,
-    })
-    .refine(perBuyerFits, perBuyerTooHigh);
-
-const fieldNames = [
-  'name',
-  'description',
-  'price',
-  'maxTickets',
-  'maxPerBuyer',
-  'date',
-  'isActive',
-  'replayEnabled',
-] as const;
+import {
+  createEventForm,
+  editEventForm,
+  eventFieldNames,
+  eventFormValuesOf,
+  NEW_EVENT_VALUES,
+  totalTickets,
+  type EventForm,
+  type EventFormOutput,
+  type EventFormValues,
+} from '../lib/event-form-schema';
+import { TicketTypesFields } from './ticket-types-fields';
+import { ToggleField } from './toggle-field';
 
 const IMAGE_REQUIRED = 'Please select an event image';
-
-/** Two decimals at most, applied as the price is typed (spec §5, §9). */
-function roundedPrice(value: number): number | null {
-  const rounded = Math.round(value * 100) / 100;
-  return Number.isFinite(value) && rounded !== value ? rounded : null;
-}
 
 /** One form for both screens: without an event it creates one, with one it edits it. */
 export function EventForm({ event }: { event?: Event }) {
@@ -103,36 +49,16 @@ export function EventForm({ event }: { event?: Event }) {
     () => (isEdit ? editEventForm(timeZone) : createEventForm(timeZone)),
     [isEdit, timeZone],
   );
-  const form = useForm({
-    resolver: zodResolver(schema),
-    defaultValues: event
-      ? {
-          name: event.name,
-          description: event.description,
-          price: event.price,
-          maxTickets: event.maxTickets,
-          // An event without a limit of its own presents maxTickets as its limit: the field stays empty.
-          maxPerBuyer: event.maxPerBuyer < event.maxTickets ? String(event.maxPerBuyer) : '',
-          date: toPickerValue(event.date, timeZone),
-          isActive: event.isActive,
-          replayEnabled: event.replayEnabled,
-        }
-      : {
-          name: '',
-          description: '',
-          price: 0,
-          maxTickets: 1,
-          maxPerBuyer: '',
-          date: '',
-          isActive: true,
-          replayEnabled: true,
-        },
+  const form: EventForm = useForm<EventFormValues, unknown, EventFormOutput>({
+    // One resolver for either schema: both read the same form and send what the API takes.
+    resolver: zodResolver(schema) as Resolver<EventFormValues, unknown, EventFormOutput>,
+    defaultValues: event ? eventFormValuesOf(event, timeZone) : NEW_EVENT_VALUES,
   });
   const {
     control,
     handleSubmit,
     setError,
-    setValue,
+    getValues,
     formState: { errors, isSubmitting },
   } = form;
   const field = formFields(form);
@@ -149,9 +75,9 @@ export function EventForm({ event }: { event?: Event }) {
         : values.date;
     // The API keeps a limit it is not sent, so emptying the field of an event with a limit sends the
     // maximum tickets: the allowance an empty field promises.
+    const maxTickets = totalTickets(values);
     const maxPerBuyer =
-      values.maxPerBuyer ??
-      (event && event.maxPerBuyer !== values.maxTickets ? values.maxTickets : undefined);
+      values.maxPerBuyer ?? (event && event.maxPerBuyer !== maxTickets ? maxTickets : undefined);
     try {
       await save.mutateAsync({ ...values, date, maxPerBuyer, image: image.file });
       notify(isEdit ? 'Event updated successfully!' : 'Event created successfully!', 'success');
@@ -159,7 +85,7 @@ export function EventForm({ event }: { event?: Event }) {
     } catch (error) {
       reportSubmitError(error, {
         setError,
-        fields: fieldNames,
+        fields: eventFieldNames(getValues('ticketTypes')?.length ?? 0),
         fallback: isEdit ? 'Failed to update event' : 'Failed to create event',
         otherFields: { image: image.setError },
       });
@@ -196,30 +122,13 @@ export function EventForm({ event }: { event?: Event }) {
             </Button>
           ) : null}
         </div>
+        <TicketTypesFields
+          form={form}
+          timeZone={timeZone}
+          firstTypeId={event?.ticketTypes[0]?.id}
+          priceLabel={isEdit ? 'Price U$D' : 'Price'}
+        />
         <div className="grid gap-6 sm:grid-cols-2">
-          <Input
-            label={isEdit ? 'Price U$D' : 'Price'}
-            type="number"
-            inputMode="decimal"
-            min={0}
-            step={0.01}
-            hint={TICKET_PRICE_HINT}
-            {...field('price', {
-              valueAsNumber: true,
-              onChange: ({ target }: { target: HTMLInputElement }) => {
-                const rounded = roundedPrice(target.valueAsNumber);
-                if (rounded !== null) setValue('price', rounded);
-              },
-            })}
-          />
-          <Input
-            label="Maximum Tickets"
-            type="number"
-            inputMode="numeric"
-            min={1}
-            step={1}
-            {...field('maxTickets', { valueAsNumber: true })}
-          />
           <Input
             label="Maximum per buyer"
             type="number"
@@ -273,15 +182,15 @@ export function EventForm({ event }: { event?: Event }) {
   );
 }
 
-/** An on/off field of the form (Headless UI's Switch), its label and what it means. */
-function SwitchField<Values extends FieldValues>({
+/** A yes-or-no field of the form. */
+function SwitchField({
   control,
   name,
   label,
   description,
 }: {
-  control: Control<Values>;
-  name: Path<Values>;
+  control: EventForm['control'];
+  name: 'isActive' | 'replayEnabled';
   label: string;
   description: string;
 }) {
@@ -290,22 +199,12 @@ function SwitchField<Values extends FieldValues>({
       control={control}
       name={name}
       render={({ field }) => (
-        <Field className="flex items-start gap-3">
-          <Switch
-            checked={field.value === true}
-            onChange={field.onChange}
-            className="group relative mt-0.5 inline-flex h-6 w-11 shrink-0 cursor-pointer rounded-full bg-slate-300 transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 data-checked:bg-brand-600"
-          >
-            <span
-              aria-hidden
-              className="size-5 translate-x-0.5 translate-y-0.5 rounded-full bg-white shadow transition-transform group-data-checked:translate-x-5.5"
-            />
-          </Switch>
-          <div>
-            <Label className="text-sm font-medium text-slate-800">{label}</Label>
-            <Description className="text-xs text-slate-500">{description}</Description>
-          </div>
-        </Field>
+        <ToggleField
+          label={label}
+          description={description}
+          checked={field.value}
+          onChange={field.onChange}
+        />
       )}
     />
   );

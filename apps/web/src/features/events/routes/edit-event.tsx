@@ -5,6 +5,7 @@ import { errorMessage } from '../../../lib/api-client';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useEventForEditing } from '../api/events';
 import { EventForm } from '../components/event-form';
+import { PromoCodesPanel } from '../components/promo-codes-panel';
 
 export function EditEventRoute() {
   const { id = '' } = useParams();
@@ -22,7 +23,10 @@ export function EditEventRoute() {
           {errorMessage(event.error, 'Error fetching event details for editing')}
         </Card>
       ) : (
-        <EventForm key={event.data.id} event={event.data} />
+        <div className="space-y-8">
+          <EventForm key={event.data.id} event={event.data} />
+          <PromoCodesPanel event={event.data} />
+        </div>
       )}
     </Page>
   );

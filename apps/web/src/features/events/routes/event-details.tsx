@@ -27,9 +27,11 @@ import { useIsLive } from '../api/live-status';
 import { useTicketsHeld } from '../api/orders';
 import { useReportVisit } from '../api/visits';
 import { ShareButton } from '../components/share-button';
+import { TicketTypeList } from '../components/ticket-type-list';
 import { YourTickets } from '../components/your-tickets';
 import { notForSaleText, replayTicketText } from '../lib/for-sale';
 import { isAroundShow } from '../lib/show-time';
+import { typePriceText } from '../lib/ticket-types';
 
 export function EventDetailsRoute() {
   const { id = '' } = useParams();
@@ -68,6 +70,7 @@ function EventDetails({ event, isRefreshing }: { event: Event; isRefreshing: boo
   const now = useNow();
   const phase = phaseOf(event.date, now);
   const notForSale = notForSaleText(event, now);
+  const [onlyType] = event.ticketTypes;
   const forReplay = notForSale ? null : replayTicketText(event, now);
   const tickets = useTicketsHeld(user?.id ?? null, event.id);
   const ticketCount = isCancelled ? 0 : (tickets.data ?? 0);
@@ -131,7 +134,13 @@ function EventDetails({ event, isRefreshing }: { event: Event; isRefreshing: boo
             </p>
           </div>
           <aside className="space-y-4 rounded-xl bg-slate-50 p-5 ring-1 ring-slate-200">
-            <p className="text-3xl font-bold text-slate-900">{formatMoney(event.price)}</p>
+            {event.ticketTypes.length > 1 ? (
+              <TicketTypeList types={event.ticketTypes} now={now} timeZone={timeZone} />
+            ) : onlyType?.payWhatYouWant ? (
+              <p className="text-xl font-bold text-slate-900">{typePriceText(onlyType)}</p>
+            ) : (
+              <p className="text-3xl font-bold text-slate-900">{formatMoney(event.price)}</p>
+            )}
             <p className="flex items-center gap-2 text-sm text-slate-700">
               <Ticket aria-hidden className="size-4" />
               {`${event.ticketsLeft} tickets available`}

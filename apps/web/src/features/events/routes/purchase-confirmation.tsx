@@ -1,4 +1,5 @@
 import type { Order } from '@stagedoor/shared/orders';
+import { shownTicketType } from '@stagedoor/shared/events';
 import { CircleCheck, CircleX, Hourglass } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { useParams, useSearchParams } from 'react-router';
@@ -7,7 +8,7 @@ import { Card } from '../../../components/ui/card';
 import { Spinner } from '../../../components/ui/spinner';
 import { paths } from '../../../config/paths';
 import { errorMessage } from '../../../lib/api-client';
-import { formatMoney } from '../../../lib/format';
+import { formatMoney, formatTotal } from '../../../lib/format';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useEventForPurchase } from '../api/events';
 import { useOrder } from '../api/orders';
@@ -81,6 +82,7 @@ function PurchaseCompleted({ order }: { order?: Order }) {
   const event = useEventForPurchase(eventId);
   // The summary only repeats what the link says; a hand-edited link gets the thanks without figures.
   const summary = Number.isInteger(quantity) && quantity > 0 ? event.data : undefined;
+  const typeName = order ? shownTicketType(order.ticketType) : null;
 
   return (
     <Frame icon={<CircleCheck aria-hidden className="mx-auto size-16 text-emerald-500" />}>
@@ -97,14 +99,26 @@ function PurchaseCompleted({ order }: { order?: Order }) {
             <dt className="text-slate-600">Event</dt>
             <dd className="font-semibold text-slate-900">{summary.name}</dd>
           </div>
+          {typeName ? (
+            <div className="flex justify-between gap-4">
+              <dt className="text-slate-600">Ticket type</dt>
+              <dd className="font-semibold text-slate-900">{typeName}</dd>
+            </div>
+          ) : null}
           <div className="flex justify-between gap-4">
             <dt className="text-slate-600">Quantity</dt>
             <dd className="font-semibold text-slate-900">{`${quantity} tickets`}</dd>
           </div>
+          {order?.promoCode ? (
+            <div className="flex justify-between gap-4">
+              <dt className="text-slate-600">{`Promo code ${order.promoCode}`}</dt>
+              <dd className="font-semibold text-emerald-700">{formatMoney(-order.discount)}</dd>
+            </div>
+          ) : null}
           <div className="flex justify-between gap-4 border-t border-slate-200 pt-3">
             <dt className="text-slate-600">Total</dt>
             <dd className="text-lg font-bold text-slate-900">
-              {formatMoney(order?.totalAmount ?? summary.price * quantity)}
+              {formatTotal(order?.totalAmount ?? summary.price * quantity)}
             </dd>
           </div>
         </dl>

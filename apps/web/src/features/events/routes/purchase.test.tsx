@@ -1,9 +1,11 @@
-import { act, screen, waitFor } from '@testing-library/react';
+import type { CreateOrderRequest } from '@stagedoor/shared/orders';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   aCreator,
   anEvent,
   anOrder,
+  aTicketType,
   aUser,
   daysFromNow,
   signedInAs,
@@ -211,7 +213,7 @@ describe('checkout', () => {
     expect(location()).toBe('/purchase-confirmation/4/2?order=11');
     expect(await screen.findByText('Order #11')).toBeInTheDocument();
     const [sent] = orderCalls(calls);
-    expect(sent?.body).toEqual({ eventId: 4, quantity: 2, unitPrice: 25 });
+    expect(sent?.body).toEqual({ eventId: 4, ticketTypeId: 40, quantity: 2, unitPrice: 25 });
     expect(sent?.headers.get('Idempotency-Key')).toMatch(/^[0-9a-f-]{36}$/);
   });
 
@@ -240,7 +242,7 @@ describe('checkout', () => {
 
     expect(
       await screen.findByText(
-        'The price of this event changed to $12.00 per ticket, so your new total is $24.00. Nothing was charged: confirm again to buy at the new price.',
+        'The price of these tickets changed to $12.00 per ticket, so your new total is $24.00. Nothing was charged: confirm again to buy at the new price.',
       ),
     ).toBeInTheDocument();
     expect(screen.getByText('$12.00 per ticket')).toBeInTheDocument();
@@ -252,8 +254,8 @@ describe('checkout', () => {
     expect(await screen.findByText('Tickets purchased successfully!')).toBeInTheDocument();
     expect(location()).toBe('/purchase-confirmation/4/2?order=15');
     const [refused, bought] = orderCalls(calls);
-    expect(refused?.body).toEqual({ eventId: 4, quantity: 2, unitPrice: 10 });
-    expect(bought?.body).toEqual({ eventId: 4, quantity: 2, unitPrice: 12 });
+    expect(refused?.body).toEqual({ eventId: 4, ticketTypeId: 40, quantity: 2, unitPrice: 10 });
+    expect(bought?.body).toEqual({ eventId: 4, ticketTypeId: 40, quantity: 2, unitPrice: 12 });
     expect(bought?.headers.get('Idempotency-Key')).not.toBe(refused?.headers.get('Idempotency-Key'));
   });
 
@@ -442,5 +444,158 @@ describe('purchase confirmation', () => {
       '/creators/dashboard/my-tickets',
     );
     expect(screen.getByRole('link', { name: 'Browse More Events' })).toHaveAttribute('href', '/events');
+  });
+});
+
+describe('ticket options', () => {
+  const options = anEvent({
+    price: 40,
+    ticketTypes: [
+      aTicketType({ id: 41, name: 'Front row', price: 40, ticketsLeft: 5 }),
+      aTicketType({ id: 42, name: 'Early bird', price: 15, ticketsLeft: 12 }),
+      aTicketType({ id: 43, name: 'Supporter', price: 5, payWhatYouWant: { minimum: 5, suggested: 20 } }),
+      aTicketType({ id: 44, name: 'Late', price: 30, salesStart: '2099-01-01T18:00:00.000Z' }),
+    ],
+  });
+
+  /** POST /orders/quote as the server answers it, with one code, SPRING, 20% off Early bird. */
+  const quotes = ({ body }: ApiCall) => {
+    const request = body as CreateOrderRequest;
+    const type = options.ticketTypes.find(({ id }) => id === request.ticketTypeId);
+    if (request.promoCode && request.promoCode !== 'SPRING') {
+      const message = 'This promo code is not valid for this event';
+      return {
+        status: 400,
+        body: { statusCode: 400, code: 'VALIDATION_FAILED', message, fields: { promoCode: message } },
+      };
+    }
+    const unitPrice = request.amount ?? type?.price ?? 0;
+    const subtotal = unitPrice * request.quantity;
+    const discount = request.promoCode ? subtotal * 0.2 : 0;
+    return {
+      body: {
+        ticketType: { id: type?.id, name: type?.name },
+        quantity: request.quantity,
+        unitPrice,
+        subtotal,
+        promoCode: request.promoCode ?? null,
+        discount,
+        total: subtotal - discount,
+      },
+    };
+  };
+
+  it('lists the types on the event page with their prices, what is left and when they go on sale', async () => {
+    stubApi({ 'GET /events/4': { body: options } });
+    renderApp('/events/4');
+
+    const list = await screen.findByRole('list', { name: 'Ticket types' });
+    expect(
+      within(list)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual([
+      'Front row$40.005 tickets left',
+      'Early bird$15.0012 tickets left',
+      'SupporterPay what you want, from $5.0060 tickets left',
+      'Late$30.00On sale from Jan 1, 2099, 6:00 PM UTC',
+    ]);
+  });
+
+  it('quotes the type, quantity and code chosen, shows the discount, and buys it', async () => {
+    const order = anOrder({
+      id: 12,
+      ticketType: 'Early bird',
+      promoCode: 'SPRING',
+      discount: 6,
+      totalAmount: 24,
+    });
+    const calls = stubApi({
+      ...signedInAs(aUser()),
+      'GET /events/4': { body: options },
+      'POST /orders/quote': quotes,
+      'POST /orders': { status: 201, body: order },
+      'GET /orders/12': { body: order },
+    });
+    const { user, location } = renderApp('/events/4/checkout');
+
+    expect(await screen.findByRole('radio', { name: /Late/ })).toBeDisabled();
+    await user.click(screen.getByRole('radio', { name: /Early bird/ }));
+    await user.click(screen.getByRole('button', { name: 'Increase quantity' }));
+    expect(screen.getByText('$30.00', { selector: 'dd' })).toBeInTheDocument();
+
+    await user.type(screen.getByLabelText('Promo code'), 'nope');
+    await user.click(screen.getByRole('button', { name: 'Apply' }));
+    expect(await screen.findByText('This promo code is not valid for this event')).toHaveAttribute(
+      'id',
+      'promoCode-error',
+    );
+    expect(screen.getByRole('button', { name: 'Complete Purchase' })).toBeDisabled();
+
+    await user.clear(screen.getByLabelText('Promo code'));
+    await user.type(screen.getByLabelText('Promo code'), 'spring{Enter}');
+    expect(await screen.findByText('−$6.00')).toBeInTheDocument();
+    expect(screen.getByText('Discount (SPRING)')).toBeInTheDocument();
+    expect(screen.getByText('$24.00', { selector: 'dd' })).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Complete Purchase' }));
+
+    expect(await screen.findByText('Tickets purchased successfully!')).toBeInTheDocument();
+    expect(location()).toBe('/purchase-confirmation/4/2?order=12');
+    expect(orderCalls(calls)[0]?.body).toEqual({
+      eventId: 4,
+      ticketTypeId: 42,
+      quantity: 2,
+      promoCode: 'SPRING',
+      unitPrice: 15,
+    });
+    // The confirmation names the type and the code.
+    expect(await screen.findByText('Early bird')).toBeInTheDocument();
+    expect(screen.getByText('Promo code SPRING')).toBeInTheDocument();
+    expect(screen.getByText('−$6.00')).toBeInTheDocument();
+    expect(screen.getByText('$24.00')).toBeInTheDocument();
+  });
+
+  it('offers the suggested amount of a pay-what-you-want type, refuses one below the minimum, and takes no code', async () => {
+    stubApi({
+      ...signedInAs(aUser()),
+      'GET /events/4': { body: options },
+      'POST /orders/quote': quotes,
+    });
+    const { user } = renderApp('/events/4/checkout');
+
+    await user.click(await screen.findByRole('radio', { name: /Supporter/ }));
+    const amount = screen.getByLabelText('Your price per ticket');
+    expect(amount).toHaveValue(20);
+    expect(screen.queryByLabelText('Promo code')).not.toBeInTheDocument();
+    expect(screen.getByText('$20.00', { selector: 'dd' })).toBeInTheDocument();
+
+    await user.clear(amount);
+    await user.type(amount, 'abc');
+    expect(amount).toHaveAccessibleErrorMessage('Amount must be a number');
+    expect(screen.getByRole('button', { name: 'Complete Purchase' })).toBeDisabled();
+  });
+
+  it('says a free order is free, and completes it without a card', async () => {
+    const free = anEvent({ price: 0 });
+    const order = anOrder({ id: 13, quantity: 1, unitPrice: 0, totalAmount: 0 });
+    stubApi({
+      ...signedInAs(aUser()),
+      'GET /payments/config': { body: { provider: 'stripe', holdMinutes: 15 } },
+      'GET /events/4': { body: free },
+      'POST /orders': { status: 201, body: order },
+      'GET /orders/13': { body: order },
+    });
+    const { user } = renderApp('/events/4/checkout');
+
+    expect(await screen.findByText('Free', { selector: 'dd' })).toBeInTheDocument();
+    expect(
+      await screen.findByText(
+        'No card is charged: your tickets are confirmed as soon as you complete the purchase.',
+      ),
+    ).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Complete Purchase' }));
+
+    expect(await screen.findByRole('heading', { name: 'Purchase Completed!' })).toBeInTheDocument();
+    expect(await screen.findByText('Free')).toBeInTheDocument();
   });
 });

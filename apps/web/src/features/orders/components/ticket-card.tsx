@@ -1,13 +1,14 @@
 import type { Order, OrderStatus } from '@stagedoor/shared/orders';
+import { shownTicketType } from '@stagedoor/shared/events';
 import { imageUrls } from '@stagedoor/shared/images';
 import { phaseOf } from '@stagedoor/shared/event-state';
 import { counted } from '@stagedoor/shared/words';
-import { CalendarDays, Clock, Euro, Gift, History, Ticket } from 'lucide-react';
+import { BadgePercent, CalendarDays, Clock, Euro, Gift, History, Ticket } from 'lucide-react';
 import { Badge, type BadgeTone } from '../../../components/ui/badge';
 import { ButtonAnchor, ButtonLink } from '../../../components/ui/button';
 import { MediaCard } from '../../../components/ui/media-card';
 import { paths } from '../../../config/paths';
-import { formatAmount, formatShortDate, formatTime } from '../../../lib/format';
+import { formatAmount, formatMoney, formatShortDate, formatTime } from '../../../lib/format';
 import { useNow } from '../../../lib/use-now';
 import { useTimeZone } from '../../../lib/use-time-zone';
 import { GiveTickets } from './give-tickets';
@@ -38,7 +39,8 @@ function badgeOf(order: Order) {
 }
 
 /**
- * One order on My Tickets, badged with its status; amounts carry a euro icon (spec §9). Only a
+ * One order on My Tickets, badged with its status, with its ticket type (unless the event's one) and its
+ * promo code; amounts carry a euro icon (spec §9), a free order says Free. Only a
  * completed order of the account's own is a ticket to the stream (and to its replay, once one is
  * ready), and can be given before its show; a pending one can still be paid.
  */
@@ -50,6 +52,7 @@ export function TicketCard({ order }: { order: Order }) {
   const now = useNow(60_000);
   const isTicket = order.status === 'completed' && order.givenTo === null;
   const isGivable = isTicket && phaseOf(event.date, now) === 'upcoming';
+  const typeName = shownTicketType(order.ticketType);
   return (
     <MediaCard
       title={event.name}
@@ -91,8 +94,14 @@ export function TicketCard({ order }: { order: Order }) {
         </li>
         <li className="flex items-center gap-2">
           <Ticket aria-hidden className="size-4 text-brand-600" />
-          {counted(order.quantity, 'ticket')}
+          {[counted(order.quantity, 'ticket'), typeName].filter(Boolean).join(' · ')}
         </li>
+        {order.promoCode !== null ? (
+          <li className="flex items-center gap-2">
+            <BadgePercent aria-hidden className="size-4 text-brand-600" />
+            {`Promo code ${order.promoCode}: ${formatMoney(-order.discount)}`}
+          </li>
+        ) : null}
         {order.givenTo !== null ? (
           <li className="flex items-center gap-2">
             <Gift aria-hidden className="size-4 text-brand-600" />
@@ -106,8 +115,14 @@ export function TicketCard({ order }: { order: Order }) {
         ) : null}
       </ul>
       <p className="flex items-center gap-1 text-xl font-bold text-slate-900">
-        <Euro role="img" aria-label="Total in euros" className="size-5" />
-        {formatAmount(order.totalAmount)}
+        {order.totalAmount === 0 ? (
+          'Free'
+        ) : (
+          <>
+            <Euro role="img" aria-label="Total in euros" className="size-5" />
+            {formatAmount(order.totalAmount)}
+          </>
+        )}
       </p>
     </MediaCard>
   );

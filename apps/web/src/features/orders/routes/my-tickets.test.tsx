@@ -74,6 +74,42 @@ describe('my tickets', () => {
     expect(within(card).queryByRole('link', { name: 'Watch the replay' })).not.toBeInTheDocument();
   });
 
+  it('names the ticket type of an event with several and the promo code used; a free order says Free', async () => {
+    const event = {
+      id: 4,
+      name: 'Jazz Night',
+      image: null,
+      date: '2030-03-05T18:30:00.000Z',
+      hasReplay: false,
+    };
+    stubApi({
+      ...signedInAs(aUser()),
+      'GET /orders': {
+        body: [
+          anOrder({
+            id: 1,
+            ticketType: 'Early bird',
+            promoCode: 'SPRING',
+            discount: 6,
+            totalAmount: 24,
+            event,
+          }),
+          anOrder({ id: 2, quantity: 1, totalAmount: 0, event: { ...event, id: 5, name: 'Open Mic' } }),
+        ],
+      },
+    });
+    renderApp('/user/dashboard/my-tickets');
+
+    const card = await screen.findByRole('article', { name: 'Jazz Night' });
+    expect(within(card).getByText('2 tickets · Early bird')).toBeInTheDocument();
+    expect(within(card).getByText('Promo code SPRING: −$6.00')).toBeInTheDocument();
+    expect(within(card).getByText('24.00')).toBeInTheDocument();
+    const free = screen.getByRole('article', { name: 'Open Mic' });
+    expect(within(free).getByText('1 ticket')).toBeInTheDocument();
+    expect(within(free).getByText('Free')).toBeInTheDocument();
+    expect(within(free).queryByText(/Promo code/)).not.toBeInTheDocument();
+  });
+
   it('offers "Watch the replay" on a ticket whose show has a replay ready, and only there', async () => {
     const past = '2026-03-05T18:30:00.000Z';
     stubApi({
