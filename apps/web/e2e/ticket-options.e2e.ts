@@ -5,6 +5,7 @@ import { newVisitor, openApi } from './support/browser';
 import { launchBrowser } from './support/chromium';
 import { eventWithSales, registerByApi } from './support/factories';
 import { eventCard, expectToast, person } from './support/fixtures';
+import { mailTo } from './support/mail';
 
 let browser: Browser;
 let api: APIRequestContext;
@@ -60,9 +61,8 @@ describe('ticket options in the browser', () => {
     await expectAccessible(creator.page, 'promo codes');
 
     // The fan sees both types on the event page.
-    const fan = await newVisitor(browser, {
-      signedInAs: await registerByApi(api, 'user', person('Uma', 'Fan')),
-    });
+    const buyer = await registerByApi(api, 'user', person('Uma', 'Fan'));
+    const fan = await newVisitor(browser, { signedInAs: buyer });
     await fan.page.goto(`/events/${eventId}`);
     const types = fan.page.getByRole('list', { name: 'Ticket types' });
     await types.waitFor();
@@ -100,6 +100,10 @@ describe('ticket options in the browser', () => {
     expect(card).toContain('2 tickets · Balcony');
     expect(card).toContain('Promo code BALCONY20: −$6.00');
     expect(card).toContain('24.00');
+
+    // So does the receipt.
+    const receipt = await mailTo(buyer.email, `Your tickets for ${eventName}`);
+    expect(receipt.text).toContain('2 Balcony tickets, $24.00 in total, $6.00 off with BALCONY20.');
 
     // The code counts its use.
     await creator.page.reload();

@@ -12,7 +12,7 @@ import { findEventById } from './events.repo';
 import { EVENT_CANCELLED_MESSAGE, EVENT_NOT_FOUND_MESSAGE } from './events.service';
 
 /** The codes one event may have: more is a script, not a promotion. */
-export const PROMO_CODES_PER_EVENT = 100;
+const PROMO_CODES_PER_EVENT = 100;
 
 const NOT_THIS_EVENTS_TYPE_MESSAGE = 'Each ticket type must be one of this event';
 const TOO_MANY_CODES_MESSAGE = `An event has at most ${PROMO_CODES_PER_EVENT} promo codes`;

@@ -145,7 +145,7 @@ export async function placeOrder(
 }
 
 /** What the purchase asks of the price (events/pricing.ts). */
-export const priceRequestOf = (purchase: Purchase): PriceRequest => ({
+const priceRequestOf = (purchase: Purchase): PriceRequest => ({
   quantity: purchase.quantity,
   seenPriceCents: purchase.unitPriceCents,
   amountCents: purchase.amountCents,

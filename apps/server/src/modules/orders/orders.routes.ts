@@ -13,6 +13,7 @@ import {
   ZTransferRequest,
 } from '@stagedoor/shared/orders';
 import { ZCreatorStats } from '@stagedoor/shared/events';
+import { QUOTES_PER_ACCOUNT_PER_MINUTE } from '@stagedoor/shared/limits';
 import { ZWatchLinkRequest, ZWatchLinkResponse } from '@stagedoor/shared/accounts';
 import { ANONYMOUS_BODY_LIMIT } from '../../plugins/json-body';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -36,9 +37,6 @@ import {
 // Read in the handler, not through a route `headers` schema: Fastify would replace request.headers with
 // the parsed object, dropping every header the schema does not name.
 const ZOrderHeaders = z.object({ [IDEMPOTENCY_KEY_HEADER]: ZIdempotencyKey.optional() });
-
-/** Quotes one account may ask for in a minute: a checkout asks one per change of its choices. */
-const QUOTES_PER_ACCOUNT_PER_MINUTE = 30;
 
 export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
   const ordersPerAccount = limitRequests(

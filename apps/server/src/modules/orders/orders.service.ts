@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import type { WatchLinkResponse } from '@stagedoor/shared/accounts';
 import { fromCents, MIN_CARD_PRICE, toCents, type CreatorStats } from '@stagedoor/shared/events';
 import { eventState } from '@stagedoor/shared/event-state';
-import { formatDollars } from '@stagedoor/shared/money';
 import type {
   CreateOrderRequest,
   Order,

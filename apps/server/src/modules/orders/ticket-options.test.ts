@@ -1,4 +1,5 @@
 import type { ErrorBody } from '@stagedoor/shared/errors';
+import { QUOTES_PER_ACCOUNT_PER_MINUTE } from '@stagedoor/shared/limits';
 import type { Event, TicketTypeInput } from '@stagedoor/shared/events';
 import type { Order, OrderQuote } from '@stagedoor/shared/orders';
 import { eq } from 'drizzle-orm';
@@ -361,6 +362,41 @@ describe('promo codes', () => {
       ['ONCE', 1],
       ['SOON-GONE', 0],
     ]);
+  });
+});
+
+describe('hostile use', () => {
+  it(`answers ${QUOTES_PER_ACCOUNT_PER_MINUTE} quotes a minute to an account, then 429: codes are not guessed by trying`, async () => {
+    const event = await eventWith(await createCreator(app), [{ name: 'Standard', price: 10, maxTickets: 5 }]);
+    const fan = await createUser(app);
+    const guesses = await Promise.all(
+      Array.from({ length: QUOTES_PER_ACCOUNT_PER_MINUTE + 5 }, (_, n) =>
+        post(fan, '/api/orders/quote', { eventId: event.id, quantity: 1, promoCode: `GUESS${n}` }),
+      ),
+    );
+    const statuses = guesses.map((guess) => guess.statusCode);
+    expect(statuses.filter((status) => status === 400)).toHaveLength(QUOTES_PER_ACCOUNT_PER_MINUTE);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(5);
+    // Another account is not held back by it.
+    expect(
+      (await post(await createUser(app), '/api/orders/quote', { eventId: event.id, quantity: 1 })).statusCode,
+    ).toBe(200);
+  });
+
+  it('takes at most 100 codes an event, and no code text beyond its pattern or length', async () => {
+    const creator = await createCreator(app);
+    const event = await eventWith(creator, [{ name: 'Standard', price: 10, maxTickets: 5 }]);
+    for (let n = 0; n < 100; n += 1) await addCode(creator, event, { code: `CODE${n}`, percentOff: 5 });
+    const more = await post(creator, `/api/events/${event.id}/promo-codes`, {
+      code: 'ONEMORE',
+      percentOff: 5,
+    });
+    expect(more.statusCode).toBe(409);
+    for (const code of ['A'.repeat(41), 'no spaces', '<script>', '']) {
+      const refused = await post(creator, `/api/events/${event.id}/promo-codes`, { code, percentOff: 5 });
+      expect(refused.statusCode).toBe(400);
+      expect(Object.keys(refused.json<ErrorBody>().fields ?? {})).toContain('code');
+    }
   });
 });
 
