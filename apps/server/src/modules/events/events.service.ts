@@ -2,7 +2,6 @@ import { eventState } from '@stagedoor/shared/event-state';
 import {
   EVENT_DATE_IN_PAST_MESSAGE,
   MAX_PER_BUYER_ABOVE_MAX_TICKETS_MESSAGE,
-  fromCents,
   toCents,
   type CreateEventRequest,
   type TicketTypeInput,
@@ -14,7 +13,7 @@ import { searchWords } from '@stagedoor/shared/limits';
 import { eventCalendar } from '../../calendar';
 import type { AccountRow } from '../accounts/accounts.tables';
 import type { EventRow, TicketTypeRow } from './events.tables';
-import { eventTotalsOf, findTicketOptions, singleType } from './ticket-types';
+import { eventTotalsOf, findTicketOptions, singleType, toTicketType } from './ticket-types';
 import type { Deps } from '../../deps';
 import { AppError, throwFieldProblems, type FieldErrors } from '../../errors';
 import type { ImageUpload } from '../../plugins/multipart';
@@ -203,17 +202,24 @@ function typesWithPriceAndStock(
 ): TicketTypeInput[] {
   const others = types.slice(1).reduce((total, type) => total + type.maxTickets, 0);
   return types.map((type, index) => {
+    // The type as it stands, in the words of a request that keeps it.
+    const {
+      id,
+      name,
+      price: storedPrice,
+      maxTickets: stock,
+      salesStart,
+      salesEnd,
+      payWhatYouWant,
+    } = toTicketType(type);
     const kept: TicketTypeInput = {
-      id: type.id,
-      name: type.name,
-      price: fromCents(type.priceCents),
-      maxTickets: type.maxTickets,
-      salesStart: type.salesStart?.toISOString() ?? null,
-      salesEnd: type.salesEnd?.toISOString() ?? null,
-      payWhatYouWant:
-        type.suggestedCents === null
-          ? null
-          : { minimum: fromCents(type.priceCents), suggested: fromCents(type.suggestedCents) },
+      id,
+      name,
+      price: storedPrice,
+      maxTickets: stock,
+      salesStart,
+      salesEnd,
+      payWhatYouWant,
     };
     if (index > 0) return kept;
     return {
