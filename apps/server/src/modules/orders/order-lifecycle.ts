@@ -5,7 +5,7 @@ import type { RefundReason } from '@stagedoor/shared/orders';
 import { eventState } from '@stagedoor/shared/event-state';
 import { lockEventFacts } from '../events/event-state';
 import { PartialChange, writeIfChanged, type Rows } from '../../db/guarded-write';
-import { priceOf, type PricedCode, type PriceRequest } from '../events/pricing';
+import { priceOf, type PriceRequest } from '../events/pricing';
 import { giveBackTickets, retakeTickets, takeTickets } from '../events/stock';
 import {
   disputeOf,
@@ -92,13 +92,14 @@ export async function placeOrder(
       const facts = await lockBuyerAndReadEvent(tx, purchase, { saleId: newMovementId() });
       if (!facts?.type) return null;
       const { event, type } = facts;
-      const code = facts.code?.id === undefined || facts.code.id === null ? null : facts.code;
-      const price = priceOf(type, code as PricedCode | null, priceRequestOf(purchase), now);
+      const { code } = facts;
+      const price = priceOf(type, code, priceRequestOf(purchase), now);
       if (price instanceof Error) return null;
       if (holdUntil && (await openCheckoutsOf(tx, purchase.accountId)) >= MAX_OPEN_CHECKOUTS) return null;
       // Free tickets have nothing to pay for: they complete at once, whatever the provider.
       const heldUntil = price.totalCents > 0 ? holdUntil : null;
-      const promoCodeId = purchase.promoCode === null ? null : (code?.id ?? null);
+      // The code is read only when the purchase names one (lockBuyerAndReadEvent): null otherwise.
+      const promoCodeId = code?.id ?? null;
       const order = newOrder(facts.orderId, purchase, {
         ticketTypeId: type.id,
         ...price,
@@ -108,7 +109,7 @@ export async function placeOrder(
         expiresAt: heldUntil,
         completedAt: heldUntil ? null : now,
       });
-      const ticket = { type: type.name, promoCode: promoCodeId === null ? null : (code?.code ?? null) };
+      const ticket = { type: type.name, promoCode: code?.code ?? null };
       const writes: Rows[] = [orderRows(order)];
       if (!heldUntil) {
         const sale = saleOf(order, event.creatorId, feeBpsOf(facts.creator, event.id), now);
