@@ -13,7 +13,7 @@ export type PricedType = Pick<
   TicketTypeRow,
   'id' | 'name' | 'priceCents' | 'maxTickets' | 'sold' | 'salesStart' | 'salesEnd' | 'suggestedCents'
 >;
-export type PricedCode = Pick<
+type PricedCode = Pick<
   PromoCodeRow,
   'id' | 'code' | 'percentOff' | 'amountOffCents' | 'maxUses' | 'uses' | 'expiresAt' | 'ticketTypeIds'
 >;
