@@ -4,7 +4,7 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AuthResponse, SessionUser } from '@stagedoor/shared/accounts';
-import type { Event } from '@stagedoor/shared/events';
+import { ZCreateEventRequest, type Event } from '@stagedoor/shared/events';
 import type { ClientToServerEvents, LiveErrorCode } from '@stagedoor/shared/live';
 import type { Replay } from '@stagedoor/shared/replays';
 import type { InjectOptions } from 'fastify';
@@ -34,6 +34,8 @@ import { eventFolder, replayFile } from './modules/replays/replay-files';
 import { insertChatMessage } from './live/chat.repo';
 import { remindersOffSignature } from './modules/mail/worker';
 import { issueWatchLink } from './modules/orders/watch-links';
+import { findAccount } from './modules/accounts/accounts.service';
+import { createEvent as createEventAs } from './modules/events/events.service';
 
 /**
  * Who may do what, at every HTTP route and every socket event: one row each, one column per caller,
@@ -167,6 +169,10 @@ const MATRIX = {
   'GET /api/events/:id/attendees.csv':                     [401,      403, 403,          403,          200],
   'POST /api/events/:id/message/preview':                  [401,      403, 403,          403,          200],
   'POST /api/events/:id/message':                          [401,      403, 403,          403,          200],
+  // A sold-out show's line: any signed-in fan may join it, its creator may not.
+  'GET /api/events/:id/waitlist':                          [401,      200, 200,          200,          200],
+  'POST /api/events/:id/waitlist':                         [401,      201, 201,          201,          403],
+  'DELETE /api/events/:id/waitlist':                       [401,      204, 204,          204,          204],
   'GET /api/earnings':                                     [401,      403, 403,          200,          200],
   'GET /api/earnings.csv':                                 [401,      403, 403,          200,          200],
   'GET /api/payouts':                                      [401,      403, 403,          200,          200],
@@ -184,6 +190,8 @@ const MATRIX = {
   // Its holder is told the checkout is not this order's: without a provider no order has one.
   'POST /api/orders/:id/confirm':                          [401,      404, 400,          404,          404],
   'POST /api/orders/:id/transfer':                         [401,      404, 204,          404,          404],
+  // A paid order is answered as it is to its buyer: there is nothing held to take.
+  'POST /api/orders/:id/checkout':                         [401,      404, 200,          404,          404],
   'GET /api/live/config':                                  [200,      200, 200,          200,          200], // TURN only signed in
   'GET /api/mail/reminders-off':                           [200,      200, 200,          200,          200], // the signed link is the key
   'POST /api/mail/reminders-off':                          [200,      200, 200,          200,          200],
@@ -276,6 +284,26 @@ async function freshEventWithSale(): Promise<Event> {
   await buyTicketsOk(app, ticketHolder, sold.id, 1);
   return sold;
 }
+
+/**
+ * An event of the owner with two tickets, one bought by the ticket holder and one by another fan (made
+ * once, like showOnAir; by the service, since the other rows take all the events a creator may make in
+ * an hour).
+ */
+let soldOut: Promise<Event> | null = null;
+const soldOutEvent = () =>
+  (soldOut ??= (async () => {
+    const creator = await findAccount(app.deps, owner.user.id);
+    if (!creator) throw new Error('no owner');
+    const show = await createEventAs(
+      app.deps,
+      creator,
+      ZCreateEventRequest.parse(eventInput({ maxTickets: 2 })),
+    );
+    await buyTicketsOk(app, ticketHolder, show.id, 1);
+    await buyTicketsOk(app, await createUser(app), show.id, 1);
+    return show;
+  })());
 
 /** Another event of the owner, live and recorded (made once: creators make few events an hour). */
 let onAir: Promise<Event> | null = null;
@@ -416,6 +444,11 @@ const HTTP: Record<HttpRow, (cell: Cell) => Call | Promise<Call>> = {
     send('POST', `/api/events/${event.id}/message/preview`, attendeeMessage),
   // Only the owner's cell sends it: one of the few an event's ticket holders may be sent an hour.
   'POST /api/events/:id/message': () => send('POST', `/api/events/${event.id}/message`, attendeeMessage),
+  'GET /api/events/:id/waitlist': () => get(`/api/events/${event.id}/waitlist`),
+  'POST /api/events/:id/waitlist': async () =>
+    send('POST', `/api/events/${(await soldOutEvent()).id}/waitlist`, { quantity: 1 }),
+  'DELETE /api/events/:id/waitlist': async () =>
+    send('DELETE', `/api/events/${(await soldOutEvent()).id}/waitlist`),
   'POST /api/events/:id/promo-codes': () =>
     send('POST', `/api/events/${event.id}/promo-codes`, {
       code: `MATRIX-${randomUUID().slice(0, 8)}`,
@@ -439,6 +472,7 @@ const HTTP: Record<HttpRow, (cell: Cell) => Call | Promise<Call>> = {
   'GET /api/orders/:id': () => get(`/api/orders/${order.id}`),
   'POST /api/orders/:id/confirm': () =>
     send('POST', `/api/orders/${order.id}/confirm`, { sessionId: 'cs_test_1' }),
+  'POST /api/orders/:id/checkout': () => send('POST', `/api/orders/${order.id}/checkout`),
   // A fresh order of the ticket holder each time: given away, it would be theirs no longer.
   'POST /api/orders/:id/transfer': async () => {
     const given = await buyTicketsOk(app, ticketHolder, event.id, 1);

@@ -33,7 +33,7 @@ import { countPendingOrders } from './modules/orders/orders.repo';
 import { runSettlement } from './modules/money/settlement';
 import { createStripePayments } from './modules/payments/stripe-payments';
 import { stripeWebhookRoutes } from './modules/money/stripe-webhook.routes';
-import { placeOrder, type PlaceOrder } from './modules/orders/order-lifecycle';
+import { clockAt, offerTicketsBack, placeOrder, type PlaceOrder } from './modules/orders/order-lifecycle';
 import { giveOrder, type GiveOrder } from './modules/orders/orders.repo';
 import { orderRoutes } from './modules/orders/orders.routes';
 import { previewOf } from './modules/previews/page-previews';
@@ -136,6 +136,7 @@ export async function buildApp(config: Config, seams: TestSeams = {}): Promise<A
       log: app.log,
       placeOrder: seams.placeOrder ?? placeOrder,
       giveOrder: seams.giveOrder ?? giveOrder,
+      offerTicketsBack: (tx, eventId, now) => offerTicketsBack(tx, eventId, clockAt(config, now)),
       claimReplay: seams.claimReplay ?? claimDueReplay,
       payments: config.stripe ? createStripePayments(config.stripe, await deploymentName(database.db)) : null,
       sendMail: createMailTransport(config, app.log),

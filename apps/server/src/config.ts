@@ -158,6 +158,11 @@ const ZEnv = z
     CHECKOUT_HOLD_MINUTES: wholeNumber('must be a whole number of minutes')
       .pipe(z.number().min(30, 'must be at least 30 minutes').max(1440, 'must be at most 1440 minutes'))
       .default(30),
+    // How long tickets that come back are held for the fan whose turn it is on the waitlist, before
+    // they go to the next (DESIGN "Waitlist"). Buying them opens a checkout of at least CHECKOUT_HOLD_MINUTES.
+    WAITLIST_HOLD_MINUTES: wholeNumber('must be a whole number of minutes')
+      .pipe(z.number().min(1, 'must be at least 1 minute').max(1440, 'must be at most 1440 minutes'))
+      .default(60),
     // How often each instance runs the settlement job (holds, releases, payouts, refunds).
     SETTLEMENT_INTERVAL_S: wholeNumber('must be a whole number of seconds')
       .pipe(
@@ -310,6 +315,7 @@ export interface Config {
   stripe: StripeConfig | null;
   /** How long a pending order holds its tickets. */
   checkoutHoldMinutes: number;
+  waitlistHoldMinutes: number;
   settlementIntervalMs: number;
   /** Set: mail goes out over SMTP; null: written as .eml files in DATA_DIR/outbox. */
   smtpUrl: string | null;
@@ -394,6 +400,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
           }
         : null,
     checkoutHoldMinutes: vars.CHECKOUT_HOLD_MINUTES,
+    waitlistHoldMinutes: vars.WAITLIST_HOLD_MINUTES,
     settlementIntervalMs: vars.SETTLEMENT_INTERVAL_S * 1000,
     smtpUrl: vars.SMTP_URL ?? null,
     mailFrom: vars.MAIL_FROM,

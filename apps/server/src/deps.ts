@@ -18,6 +18,11 @@ export interface Deps {
   placeOrder: PlaceOrder;
   /** orders.repo.ts giveOrder, unless a test replaced it through TestSeams (app.ts). */
   giveOrder: GiveOrder;
+  /**
+   * Tickets an event's edit freed go to its waitlist first, in the edit's transaction (order-lifecycle.ts
+   * offerTicketsBack): handed to the events module here, which knows nothing of orders.
+   */
+  offerTicketsBack: (tx: Database, eventId: number, now: Date) => Promise<void>;
   /** replays.repo.ts claimDueReplay, unless a test replaced it through TestSeams (app.ts). */
   claimReplay: ClaimReplay;
   /** The card payment provider; null with PAYMENT_PROVIDER=none (orders complete at once). */

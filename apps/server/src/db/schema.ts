@@ -15,3 +15,4 @@ export * from '../modules/money/money.tables';
 export * from '../modules/orders/orders.tables';
 export * from './deployment.tables';
 export * from '../modules/replays/replays.tables';
+export * from '../modules/orders/waitlist.tables';

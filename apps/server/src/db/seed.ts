@@ -310,7 +310,13 @@ async function seedEvent(deps: Deps, accounts: Map<string, AccountRow>, demo: De
   }
   if (demo.heldDaysAgo) {
     const heldOn = new Date(day.getTime() - demo.heldDaysAgo * DAY_MS);
-    await updateEventChecked(deps.db, event.id, () => ({ changes: { date: heldOn } }));
+    // Only its date changes: no tickets come back.
+    await updateEventChecked(
+      deps.db,
+      event.id,
+      () => ({ changes: { date: heldOn } }),
+      async () => {},
+    );
   }
   if (demo.cancelled) await cancelEvent(deps, creator, event.id, new Date());
 }

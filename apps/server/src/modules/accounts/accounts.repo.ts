@@ -172,6 +172,16 @@ export async function lockAccountById(tx: Database, id: number): Promise<Account
   return row ?? null;
 }
 
+/** Locks the account unless another transaction holds it: false then (or when there is none), without waiting. */
+export async function lockAccountByIdIfFree(tx: Database, id: number): Promise<boolean> {
+  const rows = await tx
+    .select({ id: accounts.id })
+    .from(accounts)
+    .where(eq(accounts.id, id))
+    .for('update', { skipLocked: true });
+  return rows.length > 0;
+}
+
 /** What the account's owner or Stripe changes outside the profile: reminders, payouts, the founders' mark. */
 export type AccountSettings = Partial<
   Pick<AccountRow, 'remindersEnabled' | 'foundingPartner' | 'stripeAccountId' | 'stripePayoutsEnabled'>

@@ -8,6 +8,7 @@ import {
   findAccountByStripeAccount,
   findCreatorByEmail,
   lockAccountById,
+  lockAccountByIdIfFree,
   type AccountSettings,
 } from './accounts.repo';
 
@@ -39,6 +40,15 @@ export async function lockAccount(tx: Database, id: number): Promise<AccountRow>
   const account = await lockAccountById(tx, id);
   if (!account) throw new Error(`account ${id} not found`);
   return account;
+}
+
+/**
+ * Locks the account as lockAccount does, unless another transaction holds it (one of its purchases
+ * under way): false then, at once. For a caller that already holds an event's row, which a purchase
+ * locks after its buyer's account: waiting would deadlock.
+ */
+export function lockAccountIfFree(tx: Database, id: number): Promise<boolean> {
+  return lockAccountByIdIfFree(tx, id);
 }
 
 /** Reminders, payouts, the founders' mark: null when the account does not exist. */

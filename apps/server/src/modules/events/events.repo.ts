@@ -188,6 +188,7 @@ export async function updateEventChecked(
   db: Database,
   id: number,
   editFor: (before: EventRow, types: TicketTypeRow[]) => EventEdit,
+  stockChanged: (tx: Database) => Promise<void>,
 ): Promise<{ before: EventRow; after: EventRow; ticketTypes: EventTicketType[] } | null> {
   return db.transaction(async (tx) => {
     const [before] = await tx.select(eventColumns).from(events).where(eq(events.id, id)).for('update');
@@ -206,7 +207,12 @@ export async function updateEventChecked(
       })
       .where(eq(events.id, id))
       .returning(eventColumns);
-    return after ? { before, after, ticketTypes } : null;
+    if (!after) return null;
+    if (!edit.ticketTypes) return { before, after, ticketTypes };
+    // Tickets the new stock frees may be taken at once (the waitlist's turns): the answer shows them gone.
+    await stockChanged(tx);
+    const [taken = after] = await tx.select(eventColumns).from(events).where(eq(events.id, id));
+    return { before, after: taken, ticketTypes: (await lockTicketTypes(tx, id)).map(withoutPlace) };
   });
 }
 

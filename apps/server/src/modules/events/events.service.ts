@@ -45,7 +45,7 @@ const EVENT_HAS_SALES_MESSAGE =
 const maxTicketsBelowSoldMessage = (sold: number) =>
   `Maximum tickets cannot be lower than the ${sold} tickets already sold`;
 
-type EventDeps = Pick<Deps, 'db' | 'images' | 'log'>;
+type EventDeps = Pick<Deps, 'db' | 'images' | 'log' | 'offerTicketsBack'>;
 
 /** GET /events: a page of the active events still to come that match the search, soonest first. */
 export async function listEvents(deps: Pick<Deps, 'db'>, query: EventListQuery): Promise<Event[]> {
@@ -176,11 +176,17 @@ export async function updateEvent(
   image?: ImageUpload,
 ): Promise<Event> {
   const update = async (imageName?: string) => {
-    const result = await updateEventChecked(deps.db, id, (before, types) => {
-      assertOwner(account, before);
-      const edit = eventEdit(before, types, input);
-      return imageName ? { ...edit, changes: { ...edit.changes, image: imageName } } : edit;
-    });
+    const result = await updateEventChecked(
+      deps.db,
+      id,
+      (before, types) => {
+        assertOwner(account, before);
+        const edit = eventEdit(before, types, input);
+        return imageName ? { ...edit, changes: { ...edit.changes, image: imageName } } : edit;
+      },
+      // A raised stock goes to the event's waitlist first, under the lock the edit holds.
+      (tx) => deps.offerTicketsBack(tx, id, new Date()),
+    );
     if (!result) throw new AppError('NOT_FOUND', EVENT_NOT_FOUND_MESSAGE);
     return {
       result: toEvent({ event: result.after, creator: account, ticketTypes: result.ticketTypes }),

@@ -54,7 +54,7 @@ export const holdCapOf = (event: Pick<EventRow, 'maxTickets' | 'sold'>): number 
 const holdCapSql = sql`greatest(${HOLD_GROUP}, ((${events.maxTickets} - ${events.sold}) * ${HOLD_SHARE_BPS}) / 10000)`;
 
 /** A ticket type is on sale at `now` within its own window, when it has one. */
-const typeOnSaleAt = (now: Date): SQL =>
+export const typeOnSaleAt = (now: Date): SQL =>
   and(
     or(isNull(ticketTypes.salesStart), lte(ticketTypes.salesStart, now)),
     or(isNull(ticketTypes.salesEnd), gt(ticketTypes.salesEnd, now)),

@@ -22,8 +22,8 @@ type Block = string | { button: string; url: string };
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
-/** The show's time where the reader is, with its zone: 'Thursday, November 26, 2026 at 7:00 PM GMT+1'. */
-function showTime(facts: Pick<ShowFacts, 'eventDate' | 'timeZone'>): string {
+/** A moment where the reader is, with its zone: 'Thursday, November 26, 2026 at 7:00 PM GMT+1'. */
+function momentIn(timeZone: string, iso: string): string {
   return new Intl.DateTimeFormat('en-US', {
     weekday: 'long',
     month: 'long',
@@ -31,10 +31,14 @@ function showTime(facts: Pick<ShowFacts, 'eventDate' | 'timeZone'>): string {
     year: 'numeric',
     hour: 'numeric',
     minute: '2-digit',
-    timeZone: facts.timeZone,
+    timeZone,
     timeZoneName: 'short',
-  }).format(new Date(facts.eventDate));
+  }).format(new Date(iso));
 }
+
+/** The show's time where the reader is. */
+const showTime = (facts: Pick<ShowFacts, 'eventDate' | 'timeZone'>) =>
+  momentIn(facts.timeZone, facts.eventDate);
 
 /**
  * One look for every message: the brand bar, the blocks, a footer; and the same words as plain text. A
@@ -194,6 +198,15 @@ const RENDER: { [Kind in MailKind]: (facts: MailFacts[Kind], links: MailLinks) =
         REFUND_OPENINGS[facts.reason](facts),
         `Order #${facts.orderId} is refunded in full: ${formatDollars(facts.totalCents)}. Card refunds take 5 to 10 days to appear.`,
         { button: 'Find another show', url: `${links.siteUrl}/events` },
+      ]),
+    ),
+
+  'waitlist-offer': (facts, links) =>
+    plain(
+      layout(`Tickets to ${facts.eventName} are waiting for you`, [
+        `Hi ${facts.firstName}, tickets to ${facts.eventName} (${showTime(facts)}) came back, and you are next on the waitlist.`,
+        `We are holding ${counted(facts.quantity, facts.ticketType ? `${facts.ticketType} ticket` : 'ticket')} for you until ${momentIn(facts.timeZone, facts.holdUntil)}: ${formatDollars(facts.totalCents)} in total. After that they go to the next fan in line.`,
+        { button: 'Get your tickets', url: eventUrl(links, facts) },
       ]),
     ),
 

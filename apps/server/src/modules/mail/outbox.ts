@@ -29,6 +29,17 @@ export interface MailFacts {
   'replay-failed': { firstName: string; eventId: number; eventName: string };
   refund: ShowFacts & { orderId: number; totalCents: number; reason: RefundReason };
   /** `invited`: the address had no account; one was made for it, which its owner claims by signing up. */
+  /**
+   * To a fan on a sold-out show's waitlist: tickets came back and are held for them (order `orderId`)
+   * until `holdUntil` (ISO 8601, UTC), for `totalCents` together.
+   */
+  'waitlist-offer': ShowFacts & {
+    orderId: number;
+    quantity: number;
+    totalCents: number;
+    ticketType: string | null;
+    holdUntil: string;
+  };
   'ticket-gift': ShowFacts & WatchFacts & { senderName: string; quantity: number; invited: boolean };
   /** What an event's creator wrote to its ticket holders (POST /events/{id}/message), in their words. */
   'creator-message': ShowFacts & WatchFacts & { creatorName: string; subject: string; body: string };
@@ -141,6 +152,27 @@ export function receiptOf(
       promoCode: ticket.promoCode,
       discountCents: order.discountCents,
       watchToken,
+    },
+  };
+}
+
+/** A fan's turn on the waitlist, queued with the order that holds their tickets. */
+export function waitlistOfferOf(
+  { order, ticket, buyer, event }: OrderMailFacts,
+  { expiresAt }: { expiresAt: Date | null },
+): QueuedMail<'waitlist-offer'> {
+  if (!expiresAt) throw new Error(`order ${order.id} holds no tickets`);
+  return {
+    key: `waitlist-offer:order:${order.id}`,
+    to: buyer.email,
+    kind: 'waitlist-offer',
+    facts: {
+      ...showFacts(buyer, event),
+      orderId: order.id,
+      quantity: order.quantity,
+      totalCents: order.totalCents,
+      ticketType: shownTicketType(ticket.type),
+      holdUntil: expiresAt.toISOString(),
     },
   };
 }

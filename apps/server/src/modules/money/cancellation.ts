@@ -15,7 +15,7 @@ import { EVENT_NOT_FOUND_MESSAGE } from '../events/events.service';
 import { refundCompletedOrders } from '../orders/order-lifecycle';
 import { penaltyOf, post, releasesOf } from '../ledger/ledger';
 import { sendRefunds } from './refunds';
-import { closeCheckouts } from './settlement';
+import { closeCheckouts } from '../orders/orders.service';
 
 const ALREADY_CANCELLED_MESSAGE = 'This event is already cancelled';
 const ALREADY_ENDED_MESSAGE = 'This event has already ended and can no longer be cancelled';
@@ -24,7 +24,7 @@ const EARNINGS_RELEASED_MESSAGE =
 
 const HOUR_MS = 3_600_000;
 
-type CancelDeps = Pick<Deps, 'db' | 'payments' | 'log'>;
+type CancelDeps = Pick<Deps, 'db' | 'payments' | 'log' | 'config'>;
 
 /**
  * POST /events/{id}/cancel (the owner): the event stops selling for good, every completed order is

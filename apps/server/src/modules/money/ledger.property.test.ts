@@ -387,8 +387,9 @@ async function brokenRules(world: World): Promise<string[]> {
   }
   for (const event of world.events) {
     const [stored] = await db.select().from(events).where(eq(events.id, event.id));
-    // Refunded tickets stay taken (refunds come once an event stops selling, or from Stripe's own
-    // dashboard), unless the payment came too late to take any.
+    // Refunded tickets stay taken when their event was cancelled (it never sells again) or refunded for
+    // an outage (the show took place); those Stripe's own dashboard refunded go back on sale, and a
+    // payment that came too late took none.
     const [taken] = await db
       .select({ tickets: sum(orders.quantity).mapWith(Number) })
       .from(orders)
@@ -397,7 +398,7 @@ async function brokenRules(world: World): Promise<string[]> {
           eq(orders.eventId, event.id),
           or(
             inArray(orders.status, ['pending', 'completed', 'disputed']),
-            and(eq(orders.status, 'refunded'), ne(orders.refundReason, 'late_payment')),
+            and(eq(orders.status, 'refunded'), inArray(orders.refundReason, ['cancelled', 'outage'])),
           ),
         ),
       );

@@ -11,8 +11,7 @@ import { ordersView as orders } from '../orders/orders.views';
 import type { Deps } from '../../deps';
 import { lockAccount } from '../accounts/accounts.service';
 import { tookPlaceBy } from '../events/event-state';
-import { applyCheckoutOutcome } from '../orders/order-lifecycle';
-import type { CheckoutOutcome } from '../payments/payments';
+import { closeCheckouts } from '../orders/orders.service';
 import {
   balanceOf,
   post,
@@ -34,7 +33,7 @@ const RESERVE_HOLD_MS = RESERVE_HOLD_DAYS * 24 * 60 * MINUTE_MS;
 /** How much one run takes on at each step; the rest waits for the next run. */
 const BATCH = 100;
 
-type SettlementDeps = Pick<Deps, 'db' | 'payments' | 'log'>;
+type SettlementDeps = Pick<Deps, 'db' | 'payments' | 'log' | 'config'>;
 
 /**
  * The settlement job, one step after another; every step is safe to run on several instances at once
@@ -60,30 +59,6 @@ export async function expireHolds(deps: SettlementDeps, now: Date): Promise<void
     .orderBy(asc(orders.expiresAt))
     .limit(BATCH);
   await closeCheckouts(deps, due, now);
-}
-
-/**
- * Pending orders whose checkout must end (hold ran out, event cancelled): closed at the provider first,
- * so one paid in the last second completes instead (and payOrder refunds it if the tickets are gone or
- * the event cancelled), and one whose bank payment is clearing keeps its tickets until the bank answers;
- * the rest expire, their tickets back on sale. A provider error leaves the order for the next run.
- */
-export async function closeCheckouts(
-  deps: SettlementDeps,
-  open: { id: number; checkoutSessionId: string | null }[],
-  now: Date,
-): Promise<void> {
-  for (const order of open) {
-    try {
-      const outcome: CheckoutOutcome =
-        deps.payments && order.checkoutSessionId
-          ? await deps.payments.closeCheckout(order.checkoutSessionId)
-          : { closed: 'unpaid' };
-      await applyCheckoutOutcome(deps.db, order.id, outcome, now);
-    } catch (error) {
-      deps.log.warn({ err: error, orderId: order.id }, 'could not close a checkout; retrying next run');
-    }
-  }
 }
 
 /**

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { stripeEvents } from './money.tables';
 import type { Deps } from '../../deps';
 import {
+  clockAt,
   disputeClosed,
   disputeOpened,
   expireOrder,
@@ -47,13 +48,18 @@ export const stripeWebhookRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
       const event = stripe.verify(rawBody, request.headers['stripe-signature']);
-      await applyStripeEvent({ db: app.deps.db, payments, log: request.log }, stripe, event, new Date());
+      await applyStripeEvent(
+        { db: app.deps.db, config: app.deps.config, payments, log: request.log },
+        stripe,
+        event,
+        new Date(),
+      );
       return { received: true as const };
     },
   );
 };
 
-interface WebhookDeps extends Pick<Deps, 'db'> {
+interface WebhookDeps extends Pick<Deps, 'db' | 'config'> {
   payments: CardPayments;
   log: FastifyBaseLogger;
 }
@@ -95,7 +101,7 @@ async function applyStripeEvent(
       break;
     case 'checkout.session.expired':
     case 'checkout.session.async_payment_failed':
-      await checkoutUnpaid(deps, event.data.object);
+      await checkoutUnpaid(deps, event.data.object, now);
       break;
     case 'account.updated':
       await payoutAccountChanged(deps, event.data.object.id);
@@ -169,9 +175,9 @@ async function checkoutClearing(deps: WebhookDeps, session: Stripe.Checkout.Sess
  * The checkout closed unpaid, or its bank payment failed: the hold of the order it was opened for ends
  * and the tickets go back on sale. Another checkout naming the order changes nothing.
  */
-async function checkoutUnpaid(deps: WebhookDeps, session: Stripe.Checkout.Session): Promise<void> {
+async function checkoutUnpaid(deps: WebhookDeps, session: Stripe.Checkout.Session, now: Date): Promise<void> {
   const { own } = await ordersOfCheckout(deps, { sessionId: session.id, namedOrderId: null });
-  if (own) await expireOrder(deps.db, own.id);
+  if (own) await expireOrder(deps.db, own.id, clockAt(deps.config, now));
 }
 
 /**
@@ -187,7 +193,7 @@ async function chargeRefunded(deps: WebhookDeps, charge: Stripe.Charge, now: Dat
     return;
   }
   const [refund] = await deps.payments.refundsOf(paymentId);
-  if (refund) await refundedByProvider(deps.db, paymentId, refund, now);
+  if (refund) await refundedByProvider(deps.db, paymentId, refund, clockAt(deps.config, now));
 }
 
 /**

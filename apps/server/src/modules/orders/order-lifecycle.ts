@@ -5,6 +5,9 @@ import type { RefundReason } from '@stagedoor/shared/orders';
 import { eventState } from '@stagedoor/shared/event-state';
 import { lockEventFacts } from '../events/event-state';
 import { PartialChange, writeIfChanged, type Rows } from '../../db/guarded-write';
+import type { Config } from '../../config';
+import { lockAccountIfFree } from '../accounts/accounts.service';
+import { nextInLine, takeTurn, type Turn } from './waitlist.repo';
 import { priceOf, type PriceRequest } from '../events/pricing';
 import { giveBackTickets, retakeTickets, takeTickets } from '../events/stock';
 import {
@@ -17,7 +20,7 @@ import {
   refundOf,
   saleOf,
 } from '../ledger/ledger';
-import { mailRows, queueMail, receiptOf, refundNoticeOf } from '../mail/outbox';
+import { mailRows, queueMail, receiptOf, refundNoticeOf, waitlistOfferOf } from '../mail/outbox';
 import { issueWatchLink, newWatchLink } from './watch-links';
 import type { CheckoutOutcome, Payment, ProviderDispute, ProviderRefund } from '../payments/payments';
 import {
@@ -29,6 +32,7 @@ import {
   feeFactsOf,
   moveOrder,
   newOrder,
+  nextOrderId,
   openCheckoutsOf,
   orderMailFacts,
   orderRows,
@@ -50,12 +54,16 @@ import {
  * applied once.
  *
  *   placed ──▶ pending ──pay──▶ completed ──refund──▶ refunded
- *     │          │                 ▲  │
+ *     │          │  └──claim──▶ ▲  │
  *     │          └─expire─▶ expired┘  └──dispute──▶ disputed ──won──▶ completed
  *     └──(nothing to pay)──────────┘        (paid late: tickets retaken, else refunded)
+ *
+ * A waitlist's turn (offerTicketsBack) is placed pending; with nothing to pay (free tickets, or no
+ * payment provider) its fan claims it.
  */
 const MOVES = {
   pay: { from: ['pending', 'expired'], to: 'completed' },
+  claim: { from: ['pending'], to: 'completed' },
   expire: { from: ['pending'], to: 'expired' },
   refund: { from: ['completed'], to: 'refunded' },
   dispute: { from: ['completed'], to: 'disputed' },
@@ -157,16 +165,125 @@ const priceRequestOf = (purchase: Purchase): PriceRequest => ({
 export type PlaceOrder = typeof placeOrder;
 
 /**
- * A pending order's hold ends unpaid: the order expires and its tickets go back on sale, in one
- * transaction. Only a pending order changes, so its tickets are given back once however often this
- * runs. Returns the expired order, or null when it was not pending.
+ * The moment a change happens, and how long tickets it gives back are held for the next fan on the
+ * event's waitlist (WAITLIST_HOLD_MINUTES): what every change that may give tickets back needs.
  */
-export async function expireOrder(db: Database, orderId: number): Promise<OrderRow | null> {
+interface Clock {
+  now: Date;
+  waitlistHoldMinutes: number;
+}
+
+export const clockAt = (config: Pick<Config, 'waitlistHoldMinutes'>, now: Date): Clock => ({
+  now,
+  waitlistHoldMinutes: config.waitlistHoldMinutes,
+});
+
+/**
+ * A pending order's hold ends unpaid: the order expires and its tickets go back, to the event's
+ * waitlist first (offerTicketsBack), in one transaction. Only a pending order changes, so its tickets
+ * are given back once however often this runs. Returns the expired order, or null when it was not pending.
+ */
+export async function expireOrder(db: Database, orderId: number, clock: Clock): Promise<OrderRow | null> {
   return db.transaction(async (tx) => {
     const order = await make(tx, orderId, MOVES.expire);
-    if (order) await giveBackTickets(tx, order);
+    if (order) await ticketsBack(tx, order, clock);
     return order;
   });
+}
+
+/** The order's tickets back on the event's stock, then offered to its waitlist. */
+async function ticketsBack(tx: Database, order: OrderRow, clock: Clock): Promise<void> {
+  await giveBackTickets(tx, order);
+  await offerTicketsBack(tx, order.eventId, clock);
+}
+
+/**
+ * Tickets came back to the event (a hold ended unpaid, a refund, a raised stock). In the caller's
+ * transaction, which holds the event's row locked (the change that gave them back took that lock), they
+ * go to the fans on its waitlist first: each fan whose tickets fit, in the order they joined
+ * (waitlist.repo nextInLine), gets a pending order holding them for WAITLIST_HOLD_MINUTES, and a mail
+ * saying so. A fan whose tickets cannot be taken after all (their per-buyer limit, or a purchase of
+ * theirs under way) is passed over and keeps their place. Every offer of an event is made under its
+ * row's lock, reading the line and the stock as they stand: two instances never offer one ticket twice,
+ * nor one turn to two fans. What nobody in line can take stays on sale.
+ */
+export async function offerTicketsBack(tx: Database, eventId: number, clock: Clock): Promise<void> {
+  const passedOver: number[] = [];
+  for (;;) {
+    const turn = await nextInLine(tx, eventId, clock.now, passedOver);
+    if (!turn) return;
+    if (!(await offerTurn(tx, eventId, turn, clock))) passedOver.push(turn.entryId);
+  }
+}
+
+/**
+ * The turn's order, placed as a purchase is (takeTickets and writeIfChanged), in a savepoint: a fan
+ * who cannot have the tickets after all leaves nothing behind. Offered at the type's price (the
+ * suggested amount of a pay-what-you-want one), without a code; the share bound on holds
+ * (HOLD_SHARE_BPS) is for checkouts a buyer starts, not for tickets the line is owed.
+ */
+async function offerTurn(tx: Database, eventId: number, turn: Turn, clock: Clock): Promise<boolean> {
+  const { now } = clock;
+  const price = priceOf(
+    turn.type,
+    null,
+    { quantity: turn.quantity, seenPriceCents: null, amountCents: null, promoCode: null },
+    now,
+  );
+  if (price instanceof Error) return false;
+  try {
+    return await tx.transaction(async (savepoint) => {
+      // A purchase locks its buyer's account before the event's row, which this caller holds: waiting
+      // for it here could deadlock, so a fan buying right now is passed over.
+      if (!(await lockAccountIfFree(savepoint, turn.accountId))) return false;
+      const order = newOrder(
+        await nextOrderId(savepoint),
+        {
+          accountId: turn.accountId,
+          eventId,
+          quantity: turn.quantity,
+          idempotencyKey: null,
+          requestHash: null,
+        },
+        {
+          ticketTypeId: turn.type.id,
+          ...price,
+          promoCodeId: null,
+          status: 'pending',
+          createdAt: now,
+          expiresAt: new Date(now.getTime() + clock.waitlistHoldMinutes * 60_000),
+          completedAt: null,
+        },
+      );
+      const stock = takeTickets(
+        savepoint,
+        {
+          eventId,
+          ticketTypeId: turn.type.id,
+          quantity: turn.quantity,
+          buyerId: turn.accountId,
+          priceCents: turn.type.priceCents,
+          promoCodeId: null,
+          buyerHolds: ticketsHeldBy(turn.accountId, eventId),
+          isHold: false,
+        },
+        now,
+      );
+      const taken = await writeIfChanged(
+        savepoint,
+        stock.change,
+        [orderRows(order)],
+        [...stock.alsoChanges, takeTurn(savepoint, turn.entryId, order.id)],
+      );
+      if (taken)
+        await queueMail(savepoint, waitlistOfferOf(await orderMailFacts(savepoint, order.id), order));
+      return taken;
+    });
+  } catch (error) {
+    // The fan left the line as their turn came: the savepoint rolled back, the tickets are still free.
+    if (error instanceof PartialChange) return false;
+    throw error;
+  }
 }
 
 /**
@@ -200,15 +317,36 @@ export async function payOrder(
       processorFeeCents: payment.processorFeeCents,
     });
     if (!order) throw new Error(`order ${orderId} left ${held.status} under its lock`);
-    await post(
-      tx,
-      saleOf(order, event.creatorId, feeBpsOf(await feeFactsOf(tx, event.creatorId), event.id), now),
-    );
+    await postSale(tx, order, event.creatorId, now);
     if (cancelled) return refundOrder(tx, order, event.creatorId, 'cancelled', now);
     if (!retaken) return refundOrder(tx, order, event.creatorId, 'late_payment', now);
     await queueMail(tx, receiptOf(await orderMailFacts(tx, order.id), await issueWatchLink(tx, order)));
     return order;
   });
+}
+
+/**
+ * A held order with nothing to pay (free tickets, or no payment provider) completes when its fan takes
+ * it before its hold ends (a waitlist's turn: POST /orders/{id}/checkout), with its sale, receipt and
+ * watch link; null when it is no longer pending, its hold ran out, or its event was cancelled.
+ */
+export async function claimOrder(db: Database, orderId: number, now: Date): Promise<OrderRow | null> {
+  return db.transaction(async (tx) => {
+    const held = await lockOrder(tx, orderId);
+    if (held?.status !== 'pending' || !held.expiresAt || held.expiresAt <= now) return null;
+    const event = await lockEventFacts(tx, held.eventId, 'share');
+    if (eventState(event, now).cancelled) return null;
+    const order = await make(tx, orderId, MOVES.claim, { completedAt: now });
+    if (!order) throw new Error(`order ${orderId} left pending under its lock`);
+    await postSale(tx, order, event.creatorId, now);
+    await queueMail(tx, receiptOf(await orderMailFacts(tx, order.id), await issueWatchLink(tx, order)));
+    return order;
+  });
+}
+
+/** A completed order's sale, into the ledger at its creator's fee (saleOf). */
+async function postSale(tx: Database, order: OrderRow, creatorId: number, now: Date): Promise<void> {
+  await post(tx, saleOf(order, creatorId, feeBpsOf(await feeFactsOf(tx, creatorId), order.eventId), now));
 }
 
 /**
@@ -233,23 +371,23 @@ export async function applyCheckoutOutcome(
   db: Database,
   orderId: number,
   outcome: CheckoutOutcome,
-  now: Date,
+  clock: Clock,
 ): Promise<OrderRow | null> {
   switch (outcome.closed) {
     case 'paid':
-      return payOrder(db, orderId, outcome.payment, now);
+      return payOrder(db, orderId, outcome.payment, clock.now);
     case 'processing':
       return paymentClearing(db, orderId, outcome.paymentId);
     case 'unpaid':
-      return expireOrder(db, orderId);
+      return expireOrder(db, orderId, clock);
   }
 }
 
 /**
  * A completed order refunded in full, in the caller's transaction: the order says so and the ledger
- * records it. Its tickets are not given back: a refund only happens when the event stops selling, or
- * when the provider's own dashboard refunded it (those seats are lost to the show). A paid order's money
- * goes back through the provider (refundSent, refundProgress); a free one is refunded at once.
+ * records it. A paid order's money goes back through the provider (refundSent, refundProgress); a free
+ * one is refunded at once. Its tickets are not given back here: a cancelled event sells nothing, and a
+ * late payment's order took none; refundedByProvider gives them back.
  */
 async function refundOrder(
   tx: Database,
@@ -301,21 +439,24 @@ export async function refundProgress(db: Database, refund: ProviderRefund): Prom
 
 /**
  * The order's payment was refunded in the provider's own dashboard (by Stagedoor's team): a completed
- * order is refunded for that reason with that refund, once. An order refunded already, by us, is left
- * as it is (the provider then refuses our own refund as done, and the adapter answers with this one).
+ * order is refunded for that reason with that refund, once, and its tickets go back, to the event's
+ * waitlist first (ticketsBack). An order refunded already, by us, is left as it is (the provider then
+ * refuses our own refund as done, and the adapter answers with this one).
  */
 export async function refundedByProvider(
   db: Database,
   paymentId: string,
   refund: ProviderRefund,
-  now: Date,
+  clock: Clock,
 ): Promise<OrderRow | null> {
   return db.transaction(async (tx) => {
     const held = await lockOrderByPayment(tx, paymentId);
     if (!held || !canMake(MOVES.refund, held.status)) return null;
-    const event = await lockEventFacts(tx, held.eventId, 'share');
-    const refunded = await refundOrder(tx, held, event.creatorId, 'dashboard', now);
+    // The tickets go back: the lock that takes, taken now.
+    const event = await lockEventFacts(tx, held.eventId, 'no key update');
+    const refunded = await refundOrder(tx, held, event.creatorId, 'dashboard', clock.now);
     await recordProviderRefund(tx, refunded.id, refund);
+    await ticketsBack(tx, refunded, clock);
     return refunded;
   });
 }

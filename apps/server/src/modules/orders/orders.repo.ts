@@ -1,4 +1,4 @@
-import { and, count, desc, eq, inArray, isNull, or, sql, sum, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gt, inArray, isNull, or, sql, sum, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/database';
 import { nextIdOf, type Rows } from '../../db/guarded-write';
 import { views } from '../../db/views';
@@ -199,7 +199,7 @@ export async function feeFactsOf(
  */
 export function newOrder(
   id: number,
-  purchase: Purchase,
+  purchase: Pick<Purchase, 'accountId' | 'eventId' | 'quantity' | 'idempotencyKey' | 'requestHash'>,
   decided: Pick<
     OrderRow,
     | 'ticketTypeId'
@@ -238,6 +238,13 @@ export function newOrder(
 }
 
 /** A new order's row, written with the rows it comes with (order-lifecycle.ts placeOrder). */
+/** A new order's id, taken from its sequence before the order is written (db/guarded-write.ts nextIdOf). */
+export async function nextOrderId(tx: Database): Promise<number> {
+  const [row] = await tx.select({ id: nextIdOf(orders) }).from(sql`(select 1) as "one"`);
+  if (!row) throw new Error('no order id');
+  return row.id;
+}
+
 export const orderRows = (order: OrderRow): Rows<typeof orders> => ({ table: orders, rows: [order] });
 
 /** The order, locked until the caller's transaction ends: its status cannot change meanwhile. */
@@ -374,6 +381,30 @@ export async function setCheckout(
     .returning();
   if (!order) throw new Error(`order ${orderId} vanished`);
   return order;
+}
+
+/**
+ * A held order about to open its checkout keeps its tickets at least until `until` (a checkout's own
+ * length), while still pending, held and without one; null when it is not.
+ */
+export async function holdForCheckout(
+  db: Database,
+  orderId: number,
+  { until, now }: { until: Date; now: Date },
+): Promise<OrderRow | null> {
+  const [order] = await db
+    .update(orders)
+    .set({ expiresAt: sql`greatest(${orders.expiresAt}, ${until})` })
+    .where(
+      and(
+        eq(orders.id, orderId),
+        eq(orders.status, 'pending'),
+        isNull(orders.checkoutSessionId),
+        gt(orders.expiresAt, now),
+      ),
+    )
+    .returning();
+  return order ?? null;
 }
 
 export async function ticketsHeldOf(db: Database, accountId: number, eventId: number): Promise<number> {

@@ -12,7 +12,8 @@ import {
   ZOrderSummaryQuery,
   ZTransferRequest,
 } from '@stagedoor/shared/orders';
-import { ZCreatorStats } from '@stagedoor/shared/events';
+import { ZCreatorStats, ZEventIdParams } from '@stagedoor/shared/events';
+import { ZJoinWaitlistRequest, ZWaitlistPlace } from '@stagedoor/shared/waitlist';
 import { QUOTES_PER_ACCOUNT_PER_MINUTE } from '@stagedoor/shared/limits';
 import { ZWatchLinkRequest, ZWatchLinkResponse } from '@stagedoor/shared/accounts';
 import { ANONYMOUS_BODY_LIMIT } from '../../plugins/json-body';
@@ -23,6 +24,7 @@ import { requireAuth, signedInAccount } from '../accounts/sessions';
 import { limitRequests } from '../../plugins/rate-limit';
 import { siteOrigin } from '../../site';
 import {
+  checkoutHeldOrder,
   confirmCheckout,
   getCreatorStats,
   getOrder,
@@ -33,6 +35,7 @@ import {
   summarizeOrders,
   transferOrder,
 } from './orders.service';
+import { joinWaitlist, leaveWaitlist, waitlistPlace } from './waitlist.service';
 
 // Read in the handler, not through a route `headers` schema: Fastify would replace request.headers with
 // the parsed object, dropping every header the schema does not name.
@@ -76,6 +79,34 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
+  // A sold-out show's waitlist (DESIGN.md "Ticket options"): each signed-in fan's own place in it.
+  app.get(
+    '/events/:id/waitlist',
+    { preHandler: requireAuth(), schema: { params: ZEventIdParams, response: { 200: ZWaitlistPlace } } },
+    async (request) => waitlistPlace(app.deps, signedInAccount(request), request.params.id),
+  );
+
+  app.post(
+    '/events/:id/waitlist',
+    {
+      preHandler: [requireAuth(), ordersPerAccount],
+      schema: { params: ZEventIdParams, body: ZJoinWaitlistRequest, response: { 201: ZWaitlistPlace } },
+    },
+    async (request, reply) =>
+      reply
+        .code(201)
+        .send(await joinWaitlist(app.deps, signedInAccount(request), request.params.id, request.body)),
+  );
+
+  app.delete(
+    '/events/:id/waitlist',
+    { preHandler: [requireAuth(), ordersPerAccount], schema: { params: ZEventIdParams } },
+    async (request, reply) => {
+      await leaveWaitlist(app.deps, signedInAccount(request), request.params.id);
+      return reply.code(204).send();
+    },
+  );
+
   // A quote tells whether a promo code exists: asked at a human's pace, so codes cannot be guessed by trying.
   const quotesPerAccount = limitRequests(
     app,
@@ -116,6 +147,19 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) =>
       confirmCheckout(app.deps, signedInAccount(request), request.params.id, request.body.sessionId),
+  );
+
+  // Tickets held for the caller (their turn on a waitlist): completed at once, or their checkout opened.
+  app.post(
+    '/orders/:id/checkout',
+    {
+      preHandler: [requireAuth(), ordersPerAccount],
+      schema: { params: ZOrderIdParams, response: { 200: ZOrder } },
+    },
+    async (request) =>
+      checkoutHeldOrder(app.deps, signedInAccount(request), request.params.id, {
+        origin: siteOrigin(request),
+      }),
   );
 
   app.post(

@@ -16,7 +16,7 @@ import {
   type Price,
   type PricedType,
 } from '../events/pricing';
-import { violatedUniqueIndex } from '../../db/database';
+import { violatedUniqueIndex, type Database } from '../../db/database';
 import { ORDER_IDEMPOTENCY_INDEX, type OrderRow } from './orders.tables';
 import type { AccountRow } from '../accounts/accounts.tables';
 import type { EventRow } from '../events/events.tables';
@@ -37,6 +37,7 @@ import {
   findOrderById,
   findOrderByIdempotencyKey,
   hasRefundedOrder,
+  holdForCheckout,
   listOrdersOf,
   MAX_OPEN_CHECKOUTS,
   openCheckoutsOf,
@@ -49,7 +50,8 @@ import {
   salesOfEventByType,
   type DaySales,
 } from './orders.repo';
-import { applyCheckoutOutcome, expireOrder } from './order-lifecycle';
+import { applyCheckoutOutcome, claimOrder, clockAt, expireOrder } from './order-lifecycle';
+import type { CheckoutOutcome } from '../payments/payments';
 import { issueWatchLink, openWatchLink } from './watch-links';
 import { accountForGift, signInAccount } from '../accounts/auth.service';
 import { lockAccount } from '../accounts/accounts.service';
@@ -68,7 +70,7 @@ const BELOW_CARD_MINIMUM_MESSAGE = `A card payment is at least $${MIN_CARD_PRICE
 const PAYMENTS_UNAVAILABLE_MESSAGE = 'Payments are unavailable right now. Please try again in a moment.';
 const TOO_MANY_CHECKOUTS_MESSAGE = `You already have ${MAX_OPEN_CHECKOUTS} checkouts open. Finish paying for one or wait for it to expire.`;
 
-function perBuyerMessage(limit: number, held: number): string {
+export function perBuyerMessage(limit: number, held: number): string {
   const left = limit - held;
   if (left <= 0) return `You already have the ${limit} tickets one buyer may get for this event`;
   return left === 1
@@ -155,6 +157,30 @@ export async function purchaseTickets(
   return { order: toOrder(await withCheckout(deps, account, placed, site)), replayed: false };
 }
 
+/**
+ * Pending orders whose checkout must end (hold ran out, event cancelled): closed at the provider first,
+ * so one paid in the last second completes instead (and payOrder refunds it if the tickets are gone or
+ * the event cancelled), and one whose bank payment is clearing keeps its tickets until the bank answers;
+ * the rest expire, their tickets back on sale. A provider error leaves the order for the next run.
+ */
+export async function closeCheckouts(
+  deps: Pick<Deps, 'db' | 'payments' | 'log' | 'config'>,
+  open: { id: number; checkoutSessionId: string | null }[],
+  now: Date,
+): Promise<void> {
+  for (const order of open) {
+    try {
+      const outcome: CheckoutOutcome =
+        deps.payments && order.checkoutSessionId
+          ? await deps.payments.closeCheckout(order.checkoutSessionId)
+          : { closed: 'unpaid' };
+      await applyCheckoutOutcome(deps.db, order.id, outcome, clockAt(deps.config, now));
+    } catch (error) {
+      deps.log.warn({ err: error, orderId: order.id }, 'could not close a checkout; retrying next run');
+    }
+  }
+}
+
 /** The site's address as the buyer reached it: where the provider sends them back. */
 interface Site {
   origin: string;
@@ -165,20 +191,25 @@ const holdEnd = (deps: Pick<Deps, 'config'>, now: Date) =>
 
 /**
  * A pending order's checkout page, opened once: a retry of the purchase (or of a lost answer) finds it
- * on the order. If the provider cannot open one, the hold is given up at once.
+ * on the order. If the provider cannot open one, a purchase's hold is given up at once; tickets held
+ * for the fan before (a waitlist's turn, `keepHold`) stay theirs, to try again.
  */
 async function withCheckout(
-  deps: Pick<Deps, 'db' | 'payments' | 'log'>,
+  deps: Pick<Deps, 'db' | 'payments' | 'log' | 'config'>,
   account: AccountRow,
   placed: OrderWithEvent,
   site: Site,
+  { keepHold = false } = {},
 ): Promise<OrderWithEvent> {
   const { order, event } = placed;
   if (order.status !== 'pending' || order.checkoutUrl || !deps.payments || !order.expiresAt) return placed;
-  // An event priced before the card minimum was the rule: a total a card cannot pay is refused, not sent.
+  const release = () => expireOrder(deps.db, order.id, clockAt(deps.config, new Date()));
+  // A total a card cannot pay (an event priced before the card minimum was the rule, or a code that
+  // leaves a few cents) is refused, not sent; the field named is the one that brought it there.
   if (order.totalCents < toCents(MIN_CARD_PRICE)) {
-    await expireOrder(deps.db, order.id);
-    throw new AppError('CONFLICT', BELOW_CARD_MINIMUM_MESSAGE, { quantity: BELOW_CARD_MINIMUM_MESSAGE });
+    await release();
+    const field = order.promoCodeId === null ? 'quantity' : 'promoCode';
+    throw new AppError('CONFLICT', BELOW_CARD_MINIMUM_MESSAGE, { [field]: BELOW_CARD_MINIMUM_MESSAGE });
   }
   let checkout: { sessionId: string; url: string };
   try {
@@ -197,7 +228,7 @@ async function withCheckout(
     });
   } catch (error) {
     deps.log.error({ err: error, orderId: order.id }, 'could not open a checkout');
-    await expireOrder(deps.db, order.id);
+    if (!keepHold) await release();
     throw new AppError('SERVICE_UNAVAILABLE', PAYMENTS_UNAVAILABLE_MESSAGE);
   }
   return { ...placed, order: await setCheckout(deps.db, order.id, checkout) };
@@ -216,15 +247,23 @@ async function earlierPurchase(
 }
 
 /**
- * Why the event, as it stands, sells the purchase nothing, from its row alone (it is missing, the
- * buyer's own, not selling, at another price, or short of tickets); null when its row says nothing
- * against it.
+ * Why the event sells the account nothing at all, from its row alone (it is missing, theirs, or not
+ * selling); null when it sells to them. The waitlist's join asks the same.
  */
-function refusalOf(event: EventRow | null, account: AccountRow, input: CreateOrderRequest): AppError | null {
+export function notSellingTo(event: EventRow | null, account: AccountRow): AppError | null {
   if (!event) return new AppError('NOT_FOUND', EVENT_NOT_FOUND_MESSAGE);
   if (isCreatorOf(account, event)) return new AppError('FORBIDDEN', OWN_EVENT_MESSAGE);
   const { notSelling } = eventState(event, new Date());
-  if (notSelling) return new AppError('CONFLICT', NOT_SELLING_MESSAGES[notSelling]);
+  return notSelling ? new AppError('CONFLICT', NOT_SELLING_MESSAGES[notSelling]) : null;
+}
+
+/**
+ * Why the event, as it stands, sells the purchase nothing, from its row alone (notSellingTo, or short
+ * of tickets); null when its row says nothing against it.
+ */
+function refusalOf(event: EventRow | null, account: AccountRow, input: CreateOrderRequest): AppError | null {
+  const refused = notSellingTo(event, account);
+  if (refused || !event) return refused;
   // Stock before the buyer's own limits: when the stock is below the limit, what a buyer holds is part
   // of what is sold.
   const left = event.maxTickets - event.sold;
@@ -314,7 +353,7 @@ export async function quotePurchase(
   };
 }
 
-const quantityConflict = (message: string) => new AppError('CONFLICT', message, { quantity: message });
+export const quantityConflict = (message: string) => new AppError('CONFLICT', message, { quantity: message });
 
 const lastTicketsMessage = (holdable: number) =>
   `The last tickets go a few per order: you can get ${holdable} now`;
@@ -430,6 +469,11 @@ export function summarizeOrders(
   return orderSummaryOf(deps.db, account.id, eventId);
 }
 
+/** The account's tickets to the event, paid or held (what its per-buyer limit counts). */
+export function ticketsHeld(db: Database, accountId: number, eventId: number): Promise<number> {
+  return ticketsHeldOf(db, accountId, eventId);
+}
+
 /** Whether the account had an order for the event refunded (a cancelled show, or a refund). */
 export function hadRefund(deps: Pick<Deps, 'db'>, account: Pick<AccountRow, 'id'>, eventId: number) {
   return hasRefundedOrder(deps.db, account.id, eventId);
@@ -441,7 +485,7 @@ export function hadRefund(deps: Pick<Deps, 'db'>, account: Pick<AccountRow, 'id'
  * starts clearing) without waiting for the provider's notice; a checkout still unpaid changes nothing.
  */
 export async function confirmCheckout(
-  deps: Pick<Deps, 'db' | 'payments'>,
+  deps: Pick<Deps, 'db' | 'payments' | 'config'>,
   account: AccountRow,
   id: number,
   sessionId: string,
@@ -457,8 +501,51 @@ export async function confirmCheckout(
   if (found.order.status !== 'pending' || !deps.payments) return toOrder(found);
   const outcome = await deps.payments.checkoutOutcome(sessionId);
   const order =
-    outcome.closed === 'unpaid' ? found.order : await applyCheckoutOutcome(deps.db, id, outcome, new Date());
+    outcome.closed === 'unpaid'
+      ? found.order
+      : await applyCheckoutOutcome(deps.db, id, outcome, clockAt(deps.config, new Date()));
   return toOrder({ ...found, order: order ?? found.order });
+}
+
+const HOLD_ENDED_MESSAGE = 'These tickets are no longer held for you';
+
+/**
+ * POST /orders/{id}/checkout: the caller takes tickets held for them (their turn on a waitlist). With
+ * nothing to pay (free tickets, or no payment provider) the order completes at once; otherwise the
+ * provider's checkout opens, once (a retry finds it on the order), the hold lengthened to a checkout's
+ * own when less is left (a Stripe Checkout lasts at least 30 minutes). An order that completed already
+ * is answered as it is; a hold that ended is a 409.
+ */
+export async function checkoutHeldOrder(
+  deps: Pick<Deps, 'db' | 'payments' | 'log' | 'config'>,
+  account: AccountRow,
+  id: number,
+  site: Site,
+): Promise<Order> {
+  const found = await findOrderById(deps.db, id);
+  if (!found || found.order.accountId !== account.id)
+    throw new AppError('NOT_FOUND', ORDER_NOT_FOUND_MESSAGE);
+  const now = new Date();
+  const { order } = found;
+  if (order.status === 'completed' || (order.status === 'pending' && order.checkoutUrl))
+    return toOrder(found);
+  if (order.status !== 'pending' || !order.expiresAt || order.expiresAt <= now) {
+    throw new AppError('CONFLICT', HOLD_ENDED_MESSAGE);
+  }
+  if (order.totalCents === 0 || !deps.payments) {
+    const claimed = await claimOrder(deps.db, id, now);
+    if (!claimed) throw new AppError('CONFLICT', HOLD_ENDED_MESSAGE);
+    return toOrder({ ...found, order: claimed });
+  }
+  const until = new Date(now.getTime() + deps.config.checkoutHoldMinutes * 60_000);
+  const held = await holdForCheckout(deps.db, id, { until, now });
+  if (!held) {
+    // Another request opened its checkout meanwhile, or the hold ended.
+    const again = await findOrderById(deps.db, id);
+    if (again?.order.checkoutUrl) return toOrder(again);
+    throw new AppError('CONFLICT', HOLD_ENDED_MESSAGE);
+  }
+  return toOrder(await withCheckout(deps, account, { ...found, order: held }, site, { keepHold: true }));
 }
 
 /** GET /orders/{id}: one of the caller's orders; anyone else's is as unknown as a free id. */

@@ -8,7 +8,7 @@ import { api, authHeader, createCreator, createUser, type TestAccount } from '..
 import { stripeWorld } from '../../../test/stripe-world';
 import { events, outbox, promoCodes, ticketTypes } from '../../db/schema';
 import { renderMail } from '../mail/messages';
-import { expireOrder } from './order-lifecycle';
+import { clockAt, expireOrder } from './order-lifecycle';
 
 /** Ticket types, codes, free and pay-what-you-want tickets, with Stripe (its stand-in) as the provider. */
 const world = await stripeWorld();
@@ -306,6 +306,28 @@ describe('promo codes', () => {
     });
   });
 
+  it('a code that leaves less than a card can pay is refused naming the code, and holds nothing', async () => {
+    const creator = await createCreator(app);
+    const event = await eventWith(creator, [{ name: 'Standard', price: 1, maxTickets: 10 }]);
+    await addCode(creator, event, { code: 'ALMOST', amountOff: 0.75 });
+    const sessions = standIn.callsTo('POST', '/v1/checkout/sessions').length;
+    const refused = await post(await createUser(app), '/api/orders', {
+      eventId: event.id,
+      quantity: 1,
+      promoCode: 'ALMOST',
+    });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json<ErrorBody>().fields).toEqual({
+      promoCode: 'A card payment is at least $0.50: choose more tickets',
+    });
+    expect(standIn.callsTo('POST', '/v1/checkout/sessions')).toHaveLength(sessions);
+    const [stored] = await app.deps.db
+      .select({ sold: events.sold })
+      .from(events)
+      .where(eq(events.id, event.id));
+    expect(stored?.sold).toBe(0);
+  });
+
   it('refuses a code unknown, expired or used up, naming the field, and a code the event already has', async () => {
     const creator = await createCreator(app);
     const event = await eventWith(creator, [{ name: 'Standard', price: 10, maxTickets: 10 }]);
@@ -422,7 +444,7 @@ describe('stock', () => {
           .where(eq(ticketTypes.id, typeB))
       )[0]?.sold;
     expect(await sold()).toBe(2);
-    await expireOrder(app.deps.db, held.json<Order>().id);
+    await expireOrder(app.deps.db, held.json<Order>().id, clockAt(app.deps.config, new Date()));
     expect(await sold()).toBe(0);
     const [after] = await app.deps.db
       .select({ sold: events.sold })
