@@ -39,5 +39,11 @@ export const ZWaitlistPlace = z.object({
 });
 export type WaitlistPlace = z.infer<typeof ZWaitlistPlace>;
 
+/**
+ * The query parameter of the event page's address in the mail of a fan's turn (`/events/{id}?held`): a
+ * visitor signed out there is asked to sign in to see the tickets held for them.
+ */
+export const HELD_TICKETS_PARAM = 'held';
+
 /** What the answers say when the caller is not in line. */
 export const NOT_IN_LINE: WaitlistPlace = { status: 'none', quantity: null, position: null, offer: null };

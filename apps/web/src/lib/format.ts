@@ -89,3 +89,12 @@ export function formatTime(iso: string, timeZone: string): string {
 export function formatWallTime(iso: string, timeZone: string, { withDay = false } = {}): string {
   return (withDay ? dayAndClockTime : clockTime)(timeZone).format(new Date(iso));
 }
+
+/**
+ * `7:30 PM PST` when that is today in `timeZone` (as of `now`), else as formatShortDateTime: when
+ * tickets held for a fan stop being held, most often within the hour, sometimes (a long hold) tomorrow.
+ */
+export function formatDeadline(iso: string, timeZone: string, now: number): string {
+  const sameDay = shortDate(timeZone).format(new Date(iso)) === shortDate(timeZone).format(new Date(now));
+  return sameDay ? formatTime(iso, timeZone) : formatShortDateTime(iso, timeZone);
+}

@@ -25,6 +25,10 @@ export const queryKeys = {
     detail: (id: string) => ['orders', 'detail', id] as const,
     quote: (request: object | null) => ['orders', 'quote', request] as const,
   },
+  waitlist: {
+    event: (eventId: number) => ['waitlist', eventId] as const,
+    place: (eventId: number, accountId: number) => ['waitlist', eventId, accountId] as const,
+  },
   promoCodes: {
     list: (eventId: number) => ['promo-codes', eventId] as const,
   },

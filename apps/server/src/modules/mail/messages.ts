@@ -1,4 +1,5 @@
 import { formatDollars } from '@stagedoor/shared/money';
+import { HELD_TICKETS_PARAM } from '@stagedoor/shared/waitlist';
 import { counted } from '@stagedoor/shared/words';
 import { eventCalendar } from '../../calendar';
 import type { MailFacts, MailKind, ShowFacts, WatchFacts } from './outbox';
@@ -206,7 +207,7 @@ const RENDER: { [Kind in MailKind]: (facts: MailFacts[Kind], links: MailLinks) =
       layout(`Tickets to ${facts.eventName} are waiting for you`, [
         `Hi ${facts.firstName}, tickets to ${facts.eventName} (${showTime(facts)}) came back, and you are next on the waitlist.`,
         `We are holding ${counted(facts.quantity, facts.ticketType ? `${facts.ticketType} ticket` : 'ticket')} for you until ${momentIn(facts.timeZone, facts.holdUntil)}: ${formatDollars(facts.totalCents)} in total. After that they go to the next fan in line.`,
-        { button: 'Get your tickets', url: eventUrl(links, facts) },
+        { button: 'Get your tickets', url: `${eventUrl(links, facts)}?${HELD_TICKETS_PARAM}` },
       ]),
     ),
 

@@ -28,7 +28,6 @@ export interface MailFacts {
   /** To the creator: the replay of their show could not be made, after every try. */
   'replay-failed': { firstName: string; eventId: number; eventName: string };
   refund: ShowFacts & { orderId: number; totalCents: number; reason: RefundReason };
-  /** `invited`: the address had no account; one was made for it, which its owner claims by signing up. */
   /**
    * To a fan on a sold-out show's waitlist: tickets came back and are held for them (order `orderId`)
    * until `holdUntil` (ISO 8601, UTC), for `totalCents` together.
@@ -40,6 +39,7 @@ export interface MailFacts {
     ticketType: string | null;
     holdUntil: string;
   };
+  /** `invited`: the address had no account; one was made for it, which its owner claims by signing up. */
   'ticket-gift': ShowFacts & WatchFacts & { senderName: string; quantity: number; invited: boolean };
   /** What an event's creator wrote to its ticket holders (POST /events/{id}/message), in their words. */
   'creator-message': ShowFacts & WatchFacts & { creatorName: string; subject: string; body: string };

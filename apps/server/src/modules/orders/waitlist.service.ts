@@ -34,7 +34,10 @@ export async function waitlistPlace(
   const { quantity } = place;
   if (place.orderId === null) return { status: 'waiting', quantity, position: place.ahead + 1, offer: null };
   const order = await getOrder(deps, account, place.orderId);
-  if (order.status !== 'pending' || !order.expiresAt) return NOT_IN_LINE;
+  // A hold past its end is over, though the settlement job may not have expired its order yet.
+  if (order.status !== 'pending' || !order.expiresAt || new Date(order.expiresAt) <= new Date()) {
+    return NOT_IN_LINE;
+  }
   return {
     status: 'offered',
     quantity,

@@ -23,6 +23,14 @@ export function notForSaleText(event: Event, now: number): string | null {
   return null;
 }
 
+/**
+ * The event sells, but every ticket is gone: the case of notForSaleText where a fan may join its
+ * waitlist, for tickets that come back.
+ */
+export function isSoldOut(event: Event, now: number): boolean {
+  return notForSaleText(event, now) === SOLD_OUT_TEXT;
+}
+
 /** What a ticket to an event that has ended, and sells its replay, is for. */
 const REPLAY_TICKET_TEXT =
   'The show has ended: a ticket bought now is for its replay, to watch whenever you like.';

@@ -3,7 +3,7 @@ import type { Event, TicketType } from '@stagedoor/shared/events';
 import type { PaymentsConfig } from '@stagedoor/shared/money';
 import type { CreateOrderRequest } from '@stagedoor/shared/orders';
 import { useReducer, useRef, useState } from 'react';
-import { useNavigate, useParams } from 'react-router';
+import { useParams } from 'react-router';
 import { Page } from '../../../components/layout/page';
 import { Button, ButtonLink } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
@@ -27,6 +27,7 @@ import { useReportVisit } from '../api/visits';
 import { QuantitySelector } from '../components/quantity-selector';
 import { TicketTypeChoice } from '../components/ticket-type-choice';
 import { checkoutReducer, firstChoice, purchaseOf } from '../lib/checkout-choice';
+import { useGoToOrder } from '../lib/use-go-to-order';
 import { notForSaleText, replayTicketText } from '../lib/for-sale';
 import { typePriceText, typeSale } from '../lib/ticket-types';
 
@@ -69,7 +70,7 @@ const reasonsOf = (error: unknown): Record<string, string> => (error instanceof 
 /** `firstType`: the event's first ticket type (every event has one). */
 function CheckoutForm({ event, firstType }: { event: Event; firstType: TicketType }) {
   useReportVisit(event.id, 'checkout');
-  const navigate = useNavigate();
+  const goToOrder = useGoToOrder();
   const user = useCurrentUser();
   const config = usePaymentsConfig();
   const purchase = usePurchaseTickets();
@@ -125,14 +126,7 @@ function CheckoutForm({ event, firstType }: { event: Event; firstType: TicketTyp
     if (attempt.current?.request !== key) attempt.current = { request: key, key: randomId() };
     setIsPriceChanged(false);
     try {
-      const placed = await purchase.mutateAsync({ ...order, idempotencyKey: attempt.current.key });
-      // A pending order is paid on the payment provider's page, which sends the fan back here after.
-      if (placed.checkoutUrl) {
-        window.location.assign(placed.checkoutUrl);
-        return;
-      }
-      notify('Tickets purchased successfully!', 'success');
-      navigate(paths.purchaseConfirmation(event.id, choice.quantity, placed.id));
+      goToOrder(await purchase.mutateAsync({ ...order, idempotencyKey: attempt.current.key }));
     } catch (error) {
       if (isPriceChange(error)) setIsPriceChanged(true);
       else if (Object.keys(reasonsOf(error)).length === 0) {

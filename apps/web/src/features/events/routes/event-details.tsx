@@ -1,9 +1,10 @@
-import { phaseOf } from '@stagedoor/shared/event-state';
+import { eventState, phaseOf } from '@stagedoor/shared/event-state';
 import type { Event } from '@stagedoor/shared/events';
+import { HELD_TICKETS_PARAM } from '@stagedoor/shared/waitlist';
 import { imageUrls } from '@stagedoor/shared/images';
 import { CalendarDays, Globe, Ticket } from 'lucide-react';
 import { useEffect } from 'react';
-import { useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { Page } from '../../../components/layout/page';
 import { Badge } from '../../../components/ui/badge';
 import { Button, ButtonLink } from '../../../components/ui/button';
@@ -26,10 +27,12 @@ import { useEventForPurchase } from '../api/events';
 import { useIsLive } from '../api/live-status';
 import { useTicketsHeld } from '../api/orders';
 import { useReportVisit } from '../api/visits';
+import { useWaitlistPlace } from '../api/waitlist';
 import { ShareButton } from '../components/share-button';
 import { TicketTypeList } from '../components/ticket-type-list';
+import { HeldTickets, JoinWaitlistLink, WaitlistLine } from '../components/waitlist';
 import { YourTickets } from '../components/your-tickets';
-import { notForSaleText, replayTicketText } from '../lib/for-sale';
+import { isSoldOut, notForSaleText, replayTicketText } from '../lib/for-sale';
 import { isAroundShow } from '../lib/show-time';
 import { typePriceText } from '../lib/ticket-types';
 
@@ -73,6 +76,16 @@ function EventDetails({ event, isRefreshing }: { event: Event; isRefreshing: boo
   const [onlyType] = event.ticketTypes;
   const forReplay = notForSale ? null : replayTicketText(event, now);
   const tickets = useTicketsHeld(user?.id ?? null, event.id);
+  const soldOut = isSoldOut(event, now);
+  // A fan's place on the waitlist matters while the event sells: a sold-out one's line to join, and
+  // tickets held for them when their turn came (whether or not others are on sale by then).
+  const { sells } = eventState(event, now);
+  const fan = user && user.id !== event.creatorId && sells ? user : null;
+  // Opened from the mail of a fan's turn: signed out, they are asked to sign in to see their tickets.
+  const [search] = useSearchParams();
+  const heldLink = search.has(HELD_TICKETS_PARAM);
+  const place = useWaitlistPlace(fan?.id ?? null, event.id);
+  const offer = fan ? place.data?.offer : null;
   const ticketCount = isCancelled ? 0 : (tickets.data ?? 0);
   const isLive = useIsLive(
     event.id,
@@ -134,6 +147,15 @@ function EventDetails({ event, isRefreshing }: { event: Event; isRefreshing: boo
             </p>
           </div>
           <aside className="space-y-4 rounded-xl bg-slate-50 p-5 ring-1 ring-slate-200">
+            {offer && place.data ? (
+              <HeldTickets
+                eventId={event.id}
+                place={place.data}
+                offer={offer}
+                now={now}
+                timeZone={timeZone}
+              />
+            ) : null}
             {event.ticketTypes.length > 1 ? (
               <TicketTypeList types={event.ticketTypes} now={now} timeZone={timeZone} />
             ) : onlyType?.payWhatYouWant ? (
@@ -157,6 +179,17 @@ function EventDetails({ event, isRefreshing }: { event: Event; isRefreshing: boo
                 </Button>
               </>
             )}
+            {fan ? (
+              <WaitlistLine
+                event={event}
+                place={place}
+                soldOut={soldOut}
+                // The server counts the tickets a fan holds against the event's limit per buyer.
+                maxQuantity={Math.max(1, event.maxPerBuyer - ticketCount)}
+              />
+            ) : !user && sells && (soldOut || heldLink) ? (
+              <JoinWaitlistLink eventId={event.id} held={heldLink} />
+            ) : null}
             {isCancelled ? null : (
               <ShareButton
                 title={event.name}

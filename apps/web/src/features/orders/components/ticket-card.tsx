@@ -3,12 +3,12 @@ import { shownTicketType } from '@stagedoor/shared/events';
 import { imageUrls } from '@stagedoor/shared/images';
 import { phaseOf } from '@stagedoor/shared/event-state';
 import { counted } from '@stagedoor/shared/words';
-import { BadgePercent, CalendarDays, Clock, Euro, Gift, History, Ticket } from 'lucide-react';
+import { BadgePercent, CalendarDays, Clock, Euro, Gift, History, Hourglass, Ticket } from 'lucide-react';
 import { Badge, type BadgeTone } from '../../../components/ui/badge';
 import { ButtonAnchor, ButtonLink } from '../../../components/ui/button';
 import { MediaCard } from '../../../components/ui/media-card';
 import { paths } from '../../../config/paths';
-import { formatAmount, formatMoney, formatShortDate, formatTime } from '../../../lib/format';
+import { formatAmount, formatDeadline, formatMoney, formatShortDate, formatTime } from '../../../lib/format';
 import { useNow } from '../../../lib/use-now';
 import { useTimeZone } from '../../../lib/use-time-zone';
 import { GiveTickets } from './give-tickets';
@@ -28,6 +28,15 @@ const REFUND_PENDING = { label: 'Refund pending', tone: 'warning' } as const;
 /** A pending order without a hold end: its bank payment is clearing, its tickets are kept meanwhile. */
 const PAYMENT_CLEARING = { label: 'Payment processing', tone: 'warning' } as const;
 
+/**
+ * A pending order with a hold end and no checkout of its own: tickets held for the fan, their turn on
+ * the event's waitlist. They buy them on the event's page.
+ */
+const isHeldForFan = (order: Order) =>
+  order.status === 'pending' && order.expiresAt !== null && order.checkoutUrl === null;
+
+const HELD_FOR_FAN = { label: 'Held for you', tone: 'warning' } as const;
+
 /** Tickets the account gave away: no longer its own. */
 const GIVEN_AWAY = { label: 'Given away', tone: 'neutral' } as const;
 
@@ -35,6 +44,7 @@ function badgeOf(order: Order) {
   if (order.givenTo !== null) return GIVEN_AWAY;
   if (order.status === 'refunded' && order.refundStatus !== 'succeeded') return REFUND_PENDING;
   if (order.status === 'pending' && order.expiresAt === null) return PAYMENT_CLEARING;
+  if (isHeldForFan(order)) return HELD_FOR_FAN;
   return statusBadges[order.status];
 }
 
@@ -42,7 +52,8 @@ function badgeOf(order: Order) {
  * One order on My Tickets, badged with its status, with its ticket type (unless the event's one) and its
  * promo code; amounts carry a euro icon (spec §9), a free order says Free. Only a
  * completed order of the account's own is a ticket to the stream (and to its replay, once one is
- * ready), and can be given before its show; a pending one can still be paid.
+ * ready), and can be given before its show; a pending one can still be paid, and tickets held for the
+ * fan (their turn on a waitlist) bought on the event's page.
  */
 export function TicketCard({ order }: { order: Order }) {
   const { event } = order;
@@ -53,6 +64,7 @@ export function TicketCard({ order }: { order: Order }) {
   const isTicket = order.status === 'completed' && order.givenTo === null;
   const isGivable = isTicket && phaseOf(event.date, now) === 'upcoming';
   const typeName = shownTicketType(order.ticketType);
+  const heldUntil = isHeldForFan(order) ? order.expiresAt : null;
   return (
     <MediaCard
       title={event.name}
@@ -80,6 +92,11 @@ export function TicketCard({ order }: { order: Order }) {
               Finish payment
             </ButtonAnchor>
           ) : null}
+          {heldUntil ? (
+            <ButtonLink to={paths.eventDetails(event.id)} size="sm">
+              Buy now
+            </ButtonLink>
+          ) : null}
         </>
       }
     >
@@ -96,6 +113,12 @@ export function TicketCard({ order }: { order: Order }) {
           <Ticket aria-hidden className="size-4 text-brand-600" />
           {[counted(order.quantity, 'ticket'), typeName].filter(Boolean).join(' · ')}
         </li>
+        {heldUntil ? (
+          <li className="flex items-center gap-2 font-medium text-amber-800">
+            <Hourglass aria-hidden className="size-4" />
+            {`Held for you until ${formatDeadline(heldUntil, timeZone, now)}`}
+          </li>
+        ) : null}
         {order.promoCode !== null ? (
           <li className="flex items-center gap-2">
             <BadgePercent aria-hidden className="size-4 text-brand-600" />

@@ -1,5 +1,5 @@
 import { screen, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { anOrder, aUser, signedInAs, stubApi } from '../../../test/api-stub';
 import { renderApp } from '../../../test/render-app';
 import { ORDERS_PAGE_SIZE } from '../../../lib/reads';
@@ -205,6 +205,54 @@ describe('my tickets', () => {
       expect(within(card).queryByRole('link', { name: 'Acceder al Stream' })).not.toBeInTheDocument();
       expect(within(card).queryByRole('link', { name: 'Finish payment' })).not.toBeInTheDocument();
     }
+  });
+
+  it("shows tickets held for the fan (their turn on a waitlist) until when, in their time zone, to buy on the event's page", async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2030-03-05T10:00:00.000Z'));
+    const checkoutUrl = 'https://checkout.stripe.com/c/pay/cs_test_2';
+    const event = (id: number, name: string) => ({
+      id,
+      name,
+      image: null,
+      date: '2030-03-08T18:30:00.000Z',
+      hasReplay: false,
+    });
+    stubApi({
+      ...signedInAs(aUser({ timeZone: 'America/Los_Angeles' })),
+      'GET /orders': {
+        body: [
+          anOrder({
+            id: 1,
+            status: 'pending',
+            expiresAt: '2030-03-05T11:00:00.000Z',
+            event: event(4, 'Held Show'),
+          }),
+          // Its checkout opened: paid on the payment page, as any purchase.
+          anOrder({
+            id: 2,
+            status: 'pending',
+            checkoutUrl,
+            expiresAt: '2030-03-05T10:30:00.000Z',
+            event: event(5, 'Paying Show'),
+          }),
+        ],
+      },
+    });
+    renderApp('/user/dashboard/my-tickets');
+
+    const held = await screen.findByRole('article', { name: 'Held Show' });
+    expect(within(held).getByText('Held for you')).toBeInTheDocument();
+    expect(within(held).getByText('Held for you until 3:00 AM PST')).toBeInTheDocument();
+    expect(within(held).getByRole('link', { name: 'Buy now' })).toHaveAttribute('href', '/events/4');
+    expect(within(held).queryByRole('link', { name: 'Finish payment' })).not.toBeInTheDocument();
+    expect(within(held).queryByRole('link', { name: 'Acceder al Stream' })).not.toBeInTheDocument();
+
+    const paying = screen.getByRole('article', { name: 'Paying Show' });
+    expect(within(paying).getByText('Pending payment')).toBeInTheDocument();
+    expect(within(paying).getByRole('link', { name: 'Finish payment' })).toHaveAttribute('href', checkoutUrl);
+    expect(within(paying).queryByRole('link', { name: 'Buy now' })).not.toBeInTheDocument();
+    expect(within(paying).queryByText(/Held for you/)).not.toBeInTheDocument();
   });
 
   it('offers the event list when there are no tickets yet', async () => {
