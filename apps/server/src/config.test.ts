@@ -95,7 +95,7 @@ describe('loadConfig', () => {
       iceServers: [{ urls: ['turn:turn.example:3478'], username: 'u', credential: 'c' }],
       streamGraceMs: 2500,
       liveInstanceTimeoutMs: 1200,
-      janus: { url: 'ws://10.0.0.5:8188', apiSecret: 'api-secret', adminKey: 'admin-key' },
+      janus: { urls: ['ws://10.0.0.5:8188'], apiSecret: 'api-secret', adminKey: 'admin-key' },
       turn: {
         urls: ['turn:turn.example:3478?transport=udp', 'turns:turn.example:5349'],
         secret: 'turn-secret',
@@ -123,6 +123,20 @@ describe('loadConfig', () => {
     expect(seeds({ NODE_ENV: 'production', SEED_DEMO: '1', ...site })).toBe(true);
     expect(seeds({ NODE_ENV: 'development' })).toBe(true);
     expect(seeds({ NODE_ENV: 'development', SEED_DEMO: '0' })).toBe(false);
+  });
+
+  it('reads JANUS_URLS as the Janus servers shows are spread over, sharing one secret and admin key', () => {
+    const config = loadConfig({
+      JWT_SECRET: SECRET,
+      JANUS_URLS: 'ws://10.0.0.5:8188, wss://janus-2.internal:8989',
+      JANUS_ADMIN_KEY: 'admin-key',
+    });
+    expect(config.janus).toEqual({
+      urls: ['ws://10.0.0.5:8188', 'wss://janus-2.internal:8989'],
+      apiSecret: null,
+      adminKey: 'admin-key',
+    });
+    expect(loadConfig({ JWT_SECRET: SECRET }).janus).toBeNull();
   });
 
   it('accepts no ICE servers, for browsers on one network', () => {
@@ -167,6 +181,12 @@ describe('loadConfig', () => {
     [{ TRUST_PROXY: '10.0.0.0/33' }, 'TRUST_PROXY: must list proxy addresses or CIDR ranges'],
     [{ JANUS_URL: 'http://janus:8088' }, "JANUS_URL: must be a ws:// or wss:// URL (Janus's WebSocket API)"],
     [{ JANUS_ADMIN_KEY: 'key' }, 'JANUS_URL: must be set when JANUS_API_SECRET or JANUS_ADMIN_KEY is'],
+    [{ JANUS_URLS: 'ws://a:8188, http://b:8088' }, 'JANUS_URLS: must list ws:// or wss:// URLs'],
+    [{ JANUS_URLS: 'ws://a:8188, ws://a:8188' }, 'JANUS_URLS: must not list one server twice'],
+    [
+      { JANUS_URL: 'ws://a:8188', JANUS_URLS: 'ws://a:8188,ws://b:8188' },
+      'JANUS_URLS: must not be set with JANUS_URL',
+    ],
     [{ TURN_URLS: 'stun:x:3478', TURN_SECRET: 's' }, 'TURN_URLS: must list turn: or turns: URLs'],
     [{ TURN_URLS: 'turn:x:3478' }, 'TURN_SECRET: must be set with TURN_URLS'],
     [{ TURN_SECRET: 's' }, 'TURN_URLS: must be set with TURN_SECRET'],

@@ -47,6 +47,9 @@ const ZIceServers = z
     ),
   );
 
+/** A Janus WebSocket API address. */
+const isJanusUrl = (url: string) => URL.canParse(url) && /^wss?:$/.test(new URL(url).protocol);
+
 /** A comma-separated list whose every entry passes `isValid`, as an array of trimmed entries. */
 const commaList = (isValid: (entry: string) => boolean, message: string) =>
   z.string().transform((list, ctx) => {
@@ -128,6 +131,12 @@ const ZEnv = z
     JANUS_URL: z
       .url({ protocol: /^wss?$/, error: "must be a ws:// or wss:// URL (Janus's WebSocket API)" })
       .optional(),
+    // Several Janus servers (decision 0039): each show is placed on the least loaded one. JANUS_URL is
+    // the one-server case; they share JANUS_API_SECRET and JANUS_ADMIN_KEY.
+    JANUS_URLS: commaList(
+      isJanusUrl,
+      "must list ws:// or wss:// URLs (Janus's WebSocket API), separated by commas",
+    ).optional(),
     JANUS_API_SECRET: z.string().optional(),
     JANUS_ADMIN_KEY: z.string().optional(),
     // TURN for browsers behind strict NATs: coturn's `use-auth-secret` credentials, signed per account.
@@ -258,9 +267,17 @@ const ZEnv = z
     path: ['STRIPE_WEBHOOK_SECRET'],
     message: 'must be set when PAYMENT_PROVIDER is stripe',
   })
-  .refine((env) => env.JANUS_URL || (!env.JANUS_API_SECRET && !env.JANUS_ADMIN_KEY), {
+  .refine((env) => env.JANUS_URL || env.JANUS_URLS || (!env.JANUS_API_SECRET && !env.JANUS_ADMIN_KEY), {
     path: ['JANUS_URL'],
     message: 'must be set when JANUS_API_SECRET or JANUS_ADMIN_KEY is',
+  })
+  .refine((env) => !(env.JANUS_URL && env.JANUS_URLS), {
+    path: ['JANUS_URLS'],
+    message: 'must not be set with JANUS_URL (which is the one-server case)',
+  })
+  .refine((env) => new Set(env.JANUS_URLS).size === (env.JANUS_URLS?.length ?? 0), {
+    path: ['JANUS_URLS'],
+    message: 'must not list one server twice',
   })
   // Unset, links would be made from the request's Host header, which any client writes: a stranger's
   // site in a page preview, a calendar file or the address Stripe sends a paying fan back to.
@@ -272,9 +289,9 @@ const ZEnv = z
 
 export type IceServer = z.infer<typeof ZIceServers>[number];
 
-/** How the server reaches Janus, when shows go through it. */
+/** How the server reaches its Janus servers, when shows go through them (one or more, same secrets). */
 export interface JanusConfig {
-  url: string;
+  urls: string[];
   apiSecret: string | null;
   adminKey: string | null;
 }
@@ -365,6 +382,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const vars = parsed.data;
   const dataDir = path.resolve(vars.DATA_DIR);
+  const janusUrls = vars.JANUS_URLS ?? (vars.JANUS_URL ? [vars.JANUS_URL] : []);
 
   return {
     port: vars.PORT,
@@ -380,13 +398,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     publicOrigin: vars.PUBLIC_ORIGIN ?? null,
     publicUrl: vars.PUBLIC_URL ?? null,
     iceServers: vars.ICE_SERVERS,
-    janus: vars.JANUS_URL
-      ? {
-          url: vars.JANUS_URL,
-          apiSecret: vars.JANUS_API_SECRET ?? null,
-          adminKey: vars.JANUS_ADMIN_KEY ?? null,
-        }
-      : null,
+    janus:
+      janusUrls.length > 0
+        ? {
+            urls: janusUrls,
+            apiSecret: vars.JANUS_API_SECRET ?? null,
+            adminKey: vars.JANUS_ADMIN_KEY ?? null,
+          }
+        : null,
     turn:
       vars.TURN_URLS && vars.TURN_SECRET
         ? { urls: vars.TURN_URLS, secret: vars.TURN_SECRET, ttlSeconds: vars.TURN_TTL_S }

@@ -28,15 +28,27 @@ export interface JanusServer extends JanusAccess {
   log(): Promise<string>;
   /** Stops Janus and starts it again on the same port, as a crash and its supervisor would. */
   restart(): Promise<void>;
+  /** Kills Janus at once (SIGKILL), as a crash of its machine would: nothing is closed cleanly. */
+  kill(): Promise<void>;
   stop(): Promise<void>;
 }
 
+/** Secrets a deployment's Janus servers share (JANUS_API_SECRET, JANUS_ADMIN_KEY). */
+export const newJanusSecrets = () => ({
+  apiSecret: randomBytes(16).toString('hex'),
+  adminKey: randomBytes(16).toString('hex'),
+});
+
 /**
- * A throwaway Janus from Debian's package, with the repository's configuration folder, new secrets and
- * a free WebSocket port on 127.0.0.1. Media goes over `iceInterface`: Janus ignores loopback, so tests
- * run inside scripts/in-netns.sh, whose veth end is v0.
+ * A throwaway Janus from Debian's package, with the repository's configuration folder, new secrets (or
+ * those given: several servers of one deployment share them) and a free WebSocket port on 127.0.0.1.
+ * Media goes over `iceInterface`: Janus ignores loopback, so tests run inside scripts/in-netns.sh,
+ * whose veth end is v0.
  */
-export async function startJanusServer({ iceInterface = 'v0' } = {}): Promise<JanusServer> {
+export async function startJanusServer({
+  iceInterface = 'v0',
+  secrets = newJanusSecrets(),
+} = {}): Promise<JanusServer> {
   if (!existsSync(JANUS)) {
     throw new Error(
       `Janus not found at ${JANUS}: the live tests need it (Debian: apt-get install janus; or set JANUS_BIN).`,
@@ -44,8 +56,7 @@ export async function startJanusServer({ iceInterface = 'v0' } = {}): Promise<Ja
   }
   const dir = await mkdtemp(path.join(tmpdir(), 'stagedoor-janus-'));
   const port = await freePort();
-  const apiSecret = randomBytes(16).toString('hex');
-  const adminKey = randomBytes(16).toString('hex');
+  const { apiSecret, adminKey } = secrets;
   for (const file of await readdir(CONFIG_DIR)) {
     let text = await readFile(path.join(CONFIG_DIR, file), 'utf8');
     if (file === 'janus.jcfg')
@@ -83,7 +94,10 @@ export async function startJanusServer({ iceInterface = 'v0' } = {}): Promise<Ja
     janus = launch();
     await ready();
   };
-  return { url: `ws://127.0.0.1:${port}`, apiSecret, adminKey, log, restart, stop };
+  const kill = async () => {
+    await terminate(janus, 'SIGKILL');
+  };
+  return { url: `ws://127.0.0.1:${port}`, apiSecret, adminKey, log, restart, kill, stop };
 }
 
 async function waitForPort(port: number, janus: ChildProcess): Promise<void> {

@@ -14,6 +14,7 @@ import type { RedisConnection } from '../redis';
 import { RedisStreamRegistry } from './redis-stream-registry';
 import { janusMedia, type JanusRecording } from './janus/janus-media';
 import { peerToPeerMedia } from './peer-to-peer';
+import type { MediaServerFigures } from './media';
 import { registerSignalling } from './signalling';
 import { endStream, forgetCrashedInstance, registerStreamHandlers } from './stream';
 import { MemoryStreamRegistry, type PublicShow } from './stream-registry';
@@ -101,6 +102,7 @@ export async function setupLiveGateway(
     connectedSockets: () => io.engine.clientsCount,
     showsBroadcastHere: () => showsBroadcastThrough(live),
     checkMedia: () => media.check(),
+    mediaServers: () => media.servers(),
     // Through the adapter: every instance disconnects its own sockets of the account or the token.
     disconnectAccount: async (accountId) => io.in(accountRoom(accountId)).disconnectSockets(true),
     disconnectSession: async (tokenId) => io.in(sessionRoom(tokenId)).disconnectSockets(true),
@@ -137,6 +139,8 @@ export interface LiveHandle {
   showsBroadcastHere: () => Promise<number>;
   /** Resolves when the media server answers (GET /api/ready); at once peer to peer. */
   checkMedia: () => Promise<void>;
+  /** Each Janus and what it carries over the deployment (GET /metrics); none peer to peer. */
+  mediaServers: () => Promise<MediaServerFigures[]>;
   /**
    * Disconnects every socket of the account, on every instance (a password change, a logout everywhere): the
    * sockets of this one at once, those of the others as soon as they read the request from Redis.

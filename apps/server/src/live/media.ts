@@ -1,6 +1,18 @@
 import type { IceCandidate, SessionDescription } from '@stagedoor/shared/live';
 import type { LiveSocket } from './context';
 
+/** A media server (a Janus, by its address), as GET /metrics shows it. */
+export interface MediaServerFigures {
+  server: string;
+  /** This instance has a session with it. */
+  up: boolean;
+  /** Live shows placed on it, and their viewers (subscribers), over the deployment. */
+  shows: number;
+  subscribers: number;
+  /** What it may send: each subscriber at most the room's bitrate cap, in bits per second. */
+  bitrateOutCap: number;
+}
+
 /** A signalling message as a socket sent it, once validated. */
 export type Signal =
   | { kind: 'offer'; description: SessionDescription }
@@ -27,6 +39,8 @@ export interface LiveMedia {
   signal(socket: LiveSocket, targetId: string, signal: Signal): Promise<void>;
   /** Resolves when the media server answers (GET /api/ready); peer to peer has none to ask. */
   check(): Promise<void>;
+  /** Each media server and what it carries over the deployment (GET /metrics); none peer to peer. */
+  servers(): Promise<MediaServerFigures[]>;
   /** Lets go of what the media holds before the app closes. */
   close(): Promise<void>;
 }

@@ -64,6 +64,10 @@ export function peerToPeerMedia(live: Omit<Live, 'media'>): LiveMedia {
 
     async check() {},
 
+    async servers() {
+      return [];
+    },
+
     async close() {},
   };
 }

@@ -6,6 +6,7 @@ import {
   type Admission,
   type Audience,
   type ForgottenSockets,
+  type MediaOfStream,
   type PublicShow,
   type Started,
   type StoppedStream,
@@ -255,6 +256,17 @@ export class RedisStreamRegistry implements StreamRegistry {
 
   async mediaStateOf(eventId: number): Promise<string | null> {
     return (await this.redis.hGet(streamKey(eventId), 'media')) ?? null;
+  }
+
+  async mediaStates(): Promise<MediaOfStream[]> {
+    const eventIds = (await this.redis.sMembers(LIVE_STREAMS_KEY)).map(Number);
+    return Promise.all(
+      eventIds.map(async (eventId) => ({
+        eventId,
+        state: await this.mediaStateOf(eventId),
+        viewerCount: await this.viewerCount(eventId),
+      })),
+    );
   }
 
   private async setField(eventId: number, field: string, value: string): Promise<void> {

@@ -112,6 +112,17 @@ export interface StreamRegistry {
   setMediaState(eventId: number, state: string): Promise<void>;
   /** The media state of a live stream, or null. */
   mediaStateOf(eventId: number): Promise<string | null>;
+  /**
+   * Every live stream (rehearsals too) with its media state (null before the media mode kept one) and
+   * its viewer count, on whichever instance: what the media mode weighs to place a new one.
+   */
+  mediaStates(): Promise<MediaOfStream[]>;
+}
+
+export interface MediaOfStream {
+  eventId: number;
+  state: string | null;
+  viewerCount: number;
 }
 
 interface LiveStream {
@@ -245,5 +256,13 @@ export class MemoryStreamRegistry implements StreamRegistry {
 
   async mediaStateOf(eventId: number): Promise<string | null> {
     return this.streams.get(eventId)?.mediaState ?? null;
+  }
+
+  async mediaStates(): Promise<MediaOfStream[]> {
+    return [...this.streams].map(([eventId, stream]) => ({
+      eventId,
+      state: stream.mediaState,
+      viewerCount: stream.viewers.size,
+    }));
   }
 }

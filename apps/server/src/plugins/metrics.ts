@@ -127,6 +127,45 @@ export async function setupMetrics(
     mailQueueDepth,
   );
 
+  type MediaServerFigures = Awaited<ReturnType<FastifyInstance['live']['mediaServers']>>[number];
+  /** A gauge a Janus server, set from one read of them all at scrape time (none peer to peer). */
+  const janusGauge = (name: string, help: string, read: (figures: MediaServerFigures) => number) =>
+    new Gauge({
+      name,
+      help,
+      labelNames: ['janus'] as const,
+      registers,
+      async collect() {
+        try {
+          const figures = await app.live.mediaServers();
+          this.reset();
+          for (const server of figures) this.set({ janus: server.server }, read(server));
+        } catch (error) {
+          log.warn({ err: error, metric: name }, 'metrics: reading a gauge failed');
+        }
+      },
+    });
+  janusGauge(
+    'stagedoor_janus_up',
+    'Whether this instance has a session with the Janus server (1) or not (0).',
+    (server) => (server.up ? 1 : 0),
+  );
+  janusGauge(
+    'stagedoor_janus_shows',
+    'Live shows placed on the Janus server (the whole deployment).',
+    (server) => server.shows,
+  );
+  janusGauge(
+    'stagedoor_janus_subscribers',
+    "Viewers subscribed to the Janus server's shows (the whole deployment).",
+    (server) => server.subscribers,
+  );
+  janusGauge(
+    'stagedoor_janus_bitrate_out_cap_bits',
+    "What the Janus server may send, in bits per second: each subscriber at most its room's bitrate cap.",
+    (server) => server.bitrateOutCap,
+  );
+
   app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? UNMATCHED_ROUTE;
     const status = reply.statusCode;

@@ -3,6 +3,9 @@ import Janode, { type JanodeConnection, type JanodeSession } from 'janode';
 import VideoRoom, { type VideoRoomHandle } from 'janode/plugins/videoroom';
 import type { JanusConfig } from '../../config';
 
+/** One Janus server: its address, and the API secret every one of ours shares. */
+type JanusServer = Pick<JanusConfig, 'apiSecret'> & { url: string };
+
 // janode prints to the console by itself; we log its failures where we handle them.
 Janode.Logger.setLevel('none');
 
@@ -15,9 +18,10 @@ export function janusErrorCode(error: unknown): number | null {
 }
 
 /**
- * Our server's one session with Janus, over its WebSocket API (JANUS_URL, with JANUS_API_SECRET). A
- * lost connection (Janus restarted, the network blinked) is reopened with backoff; every handle of the
- * old session is gone with it, which `onSessionLost` listeners hear so they forget theirs.
+ * Our server's one session with a Janus server, over its WebSocket API (an address of JANUS_URL or
+ * JANUS_URLS, with JANUS_API_SECRET). A lost connection (Janus restarted, the network blinked) is
+ * reopened with backoff; every handle of the old session is gone with it, which `onSessionLost`
+ * listeners hear so they forget theirs.
  */
 export class JanusClient {
   private readonly lostListeners = new Set<() => void>();
@@ -26,21 +30,31 @@ export class JanusClient {
   private reconnectTimer: NodeJS.Timeout | undefined;
 
   private constructor(
-    private readonly config: JanusConfig,
+    private readonly config: JanusServer,
     private readonly log: FastifyBaseLogger,
     private connection: JanodeConnection | null,
     private session: JanodeSession | null,
   ) {}
 
   /** Connects and opens a session; a Janus that cannot be reached fails the start, as Redis does. */
-  static async connect(config: JanusConfig, log: FastifyBaseLogger): Promise<JanusClient> {
+  static async connect(config: JanusServer, log: FastifyBaseLogger): Promise<JanusClient> {
     const client = new JanusClient(config, log, null, null);
     try {
       await client.open();
     } catch (error) {
-      throw new Error(`Cannot connect to Janus (JANUS_URL): ${(error as Error).message}`, { cause: error });
+      throw new Error(
+        `Cannot connect to Janus at ${config.url} (JANUS_URL or JANUS_URLS): ${(error as Error).message}`,
+        {
+          cause: error,
+        },
+      );
     }
     return client;
+  }
+
+  /** Whether the session is open (not lost, nor closed): new handles can be attached. */
+  get connected(): boolean {
+    return this.session !== null;
   }
 
   /** A new VideoRoom handle on the current session; rejects while Janus is out of reach. */
@@ -105,7 +119,10 @@ export class JanusClient {
 
   private lose(connection: JanodeConnection): void {
     if (this.closed || this.connection !== connection) return;
-    this.log.error('janus: the session was lost; live shows reconnect once it is back');
+    this.log.error(
+      { janus: this.config.url },
+      'janus: the session was lost; live shows reconnect once it is back',
+    );
     this.session = this.connection = null;
     void connection.close().catch(() => undefined);
     this.lostListeners.forEach((listener) => listener());
@@ -117,11 +134,11 @@ export class JanusClient {
     this.reconnectTimer = setTimeout(() => {
       this.open().then(
         () => {
-          this.log.info('janus: session opened again');
+          this.log.info({ janus: this.config.url }, 'janus: session opened again');
           this.restoredListeners.forEach((listener) => listener());
         },
         (error: unknown) => {
-          this.log.warn({ err: error }, 'janus: still out of reach');
+          this.log.warn({ err: error, janus: this.config.url }, 'janus: still out of reach');
           if (!this.closed) this.reconnect(attempt + 1);
         },
       );

@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import path from 'node:path';
 import { SFU_PEER_ID, type IceCandidate, type SessionDescription } from '@stagedoor/shared/live';
+import type { FastifyBaseLogger } from 'fastify';
 import Janode, { type Jsep } from 'janode';
 import VideoRoom, { type VideoRoomHandle } from 'janode/plugins/videoroom';
 import type { JanusConfig } from '../../config';
@@ -8,8 +9,11 @@ import { streamRoom, type Live, type LiveSocket } from '../context';
 import type { LiveMedia, Signal } from '../media';
 import { JanusClient, janusErrorCode } from './janus-client';
 
-/** What every instance needs to know of a live show: its room, and the publication viewers subscribe to. */
-type RoomState = { room: number; feed: number | null };
+/**
+ * What every instance needs to know of a live show: the Janus server it is placed on (its address),
+ * its room there, and the publication viewers subscribe to.
+ */
+type RoomState = { janus: string; room: number; feed: number | null };
 
 const NO_SUCH_ROOM = 426;
 /** Rooms we create are named so; anything else in Janus is not ours to touch. */
@@ -20,7 +24,8 @@ const PUBLISHER_BITRATE = 3_000_000;
 /** Janus ids are 64-bit; ours stay within what JSON numbers carry exactly. */
 const newJanusId = () => randomInt(1, 2 ** 48);
 
-type Held = { handle: VideoRoomHandle; eventId: number };
+/** A handle of a socket, on the Janus server of the socket's show. */
+type Held = { handle: VideoRoomHandle; eventId: number; janus: string };
 /**
  * A broadcaster's publication: `up` once its media flows (Janus takes subscribers, and records, from
  * then), `recordingKey` once Janus was asked to record it.
@@ -48,14 +53,23 @@ export interface JanusRecording {
 /** Leaves room for `/${eventId}/${key}-video-0` within the 255 characters Janus keeps of a name. */
 const MAX_RECORDING_DIR_LENGTH = 180;
 
+/** One of the deployment's Janus servers, as this instance reaches it. */
+interface Server {
+  url: string;
+  client: JanusClient;
+  /** A handle for requests about rooms (create, destroy, kick, list), made once per session. */
+  admin(): Promise<VideoRoomHandle>;
+}
+
 /**
- * Shows through a Janus VideoRoom (decision 0017). The server is Janus's only client: browsers keep
- * spec §7's socket protocol with the peer `'sfu'`. `startStream` creates a private room; the
- * broadcaster's offer publishes into it; each viewer's instance subscribes it with a handle of its own
- * and sends it Janus's offer; answers and candidates go to the handle of the socket that sent them.
- * The room id and the publication live in the registry, so with REDIS_URL a viewer on instance B
- * watches a show published through instance A, and B hears of a new publication through Redis.
- * With `recording`, Janus records every publication fans see (`record`), for replays.
+ * Shows through a Janus VideoRoom (decision 0017), on one or several Janus servers (JANUS_URLS,
+ * decision 0039). The server is Janus's only client: browsers keep spec §7's socket protocol with the
+ * peer `'sfu'`. `startStream` places the show on the least loaded Janus (`place`) and creates a private
+ * room there; the broadcaster's offer publishes into it; each viewer's instance subscribes it with a
+ * handle of its own on that Janus and sends it Janus's offer; answers and candidates go to the handle
+ * of the socket that sent them. The Janus, room id and publication live in the registry, so with
+ * REDIS_URL a viewer on instance B watches a show published through instance A, and B hears of a new
+ * publication through Redis. With `recording`, Janus records every publication fans see (`record`).
  */
 export async function janusMedia(
   live: Omit<Live, 'media'>,
@@ -70,50 +84,96 @@ export async function janusMedia(
       `The recordings folder must be an absolute path of at most ${MAX_RECORDING_DIR_LENGTH} characters: ${recording.dir}`,
     );
   }
-  const janus = await JanusClient.connect(config, log);
   const adminKey = config.adminKey ?? undefined;
   const publishers = new Map<string, Publication>();
   const subscribers = new Map<string, Subscription>();
-  let adminHandle: Promise<VideoRoomHandle> | null = null;
+  const servers = await connectAll(config, log);
 
-  janus.onSessionLost(() => {
-    // Their handles died with the session: viewers notice their connections fail and join again.
-    publishers.clear();
-    subscribers.clear();
-    adminHandle = null;
-  });
-  // The rooms and publications died with it too: this instance's broadcasters publish again (into a new
-  // room, see publish), and their viewers are subscribed to that.
-  janus.onSessionRestored(() => live.tasks.track(askBroadcastersToPublish()));
+  for (const server of servers.values()) {
+    server.client.onSessionLost(() => {
+      // Their handles died with the session: viewers notice their connections fail and join again.
+      for (const held of [publishers, subscribers]) {
+        for (const [socketId, { janus }] of held) if (janus === server.url) held.delete(socketId);
+      }
+      // With other Janus connected, this instance's broadcasters of its shows publish again at once,
+      // into a room placed on one of those (see publish); their viewers are subscribed to that.
+      live.tasks.track(askBroadcastersToPublish(server.url));
+    });
+    // The rooms and publications died with it too: what was not placed elsewhere meanwhile publishes
+    // again (into a new room, see publish), and its viewers are subscribed to that. A Janus that was
+    // only out of reach kept its rooms: those of shows placed elsewhere meanwhile go.
+    server.client.onSessionRestored(() => {
+      live.tasks.track(askBroadcastersToPublish(server.url));
+      live.tasks.track(removeLeftoverRooms(server));
+    });
+  }
 
-  async function askBroadcastersToPublish(): Promise<void> {
+  async function askBroadcastersToPublish(janus: string): Promise<void> {
     for (const socket of await io.local.fetchSockets()) {
       const stream = socket.data.stream;
       if (stream?.role !== 'broadcaster' || (await registry.broadcasterOf(stream.eventId)) !== socket.id)
         continue;
+      if ((await roomOf(stream.eventId))?.janus !== janus) continue;
       // As a viewer would ask peer to peer: the media server is the one peer that wants an offer.
       socket.emit('viewerJoined', { viewerId: SFU_PEER_ID });
     }
   }
 
-  const admin = () => {
-    adminHandle ??= janus.attach().catch((error: unknown) => {
-      adminHandle = null;
-      throw error;
-    });
-    return adminHandle;
-  };
-
+  const [firstUrl = ''] = servers.keys();
   const roomOf = async (eventId: number): Promise<RoomState | null> => {
     const state = await registry.mediaStateOf(eventId);
-    return state ? (JSON.parse(state) as RoomState) : null;
+    // Kept before shows had a Janus of their own (one server): it is the first.
+    return state ? { janus: firstUrl, ...(JSON.parse(state) as Omit<RoomState, 'janus'>) } : null;
   };
   const keep = (eventId: number, state: RoomState) => registry.setMediaState(eventId, JSON.stringify(state));
 
-  const createRoom = async (eventId: number): Promise<number> => {
+  /** The Janus server a show is placed on; a show placed on one no longer configured cannot go on. */
+  const serverOf = ({ janus }: Pick<RoomState, 'janus'>): Server => {
+    const server = servers.get(janus);
+    if (!server) throw new Error(`janus: ${janus} is not one of JANUS_URLS`);
+    return server;
+  };
+
+  /** Each Janus server's live shows and their viewers, over the deployment (the registry's media states). */
+  const carried = async () => {
+    const figures = new Map([...servers.keys()].map((url) => [url, { shows: 0, subscribers: 0 }]));
+    for (const { state, viewerCount } of await registry.mediaStates()) {
+      if (!state) continue;
+      const { janus = firstUrl } = JSON.parse(state) as Partial<RoomState>;
+      const server = figures.get(janus);
+      if (!server) continue;
+      server.shows += 1;
+      server.subscribers += viewerCount;
+    }
+    return figures;
+  };
+
+  /**
+   * Where a new show goes: the Janus server, connected, that sends the least now, over every live show
+   * of the deployment, from any instance (`carried`). A show sends each of its viewers up to the room's
+   * bitrate (PUBLISHER_BITRATE), and takes its publisher's in: its load is that times its viewers and
+   * one. The first in JANUS_URLS wins a tie.
+   */
+  const place = async (): Promise<Server> => {
+    const figures = await carried();
+    const loadOf = ({ url }: Server) => {
+      const { shows = 0, subscribers = 0 } = figures.get(url) ?? {};
+      return (subscribers + shows) * PUBLISHER_BITRATE;
+    };
+    let best: Server | null = null;
+    for (const server of servers.values()) {
+      if (server.client.connected && (!best || loadOf(server) < loadOf(best))) best = server;
+    }
+    if (!best) throw new Error('janus: no Janus server is connected');
+    return best;
+  };
+
+  /** A new room for the show, on the Janus `place` picks, kept in the registry with no publication yet. */
+  const createRoom = async (eventId: number): Promise<RoomState> => {
+    const server = await place();
     const room = newJanusId();
     await (
-      await admin()
+      await server.admin()
     ).create({
       room,
       description: roomDescription(eventId),
@@ -128,13 +188,15 @@ export async function janusMedia(
       audiocodec: 'opus',
       videocodec: 'vp8',
     });
-    await keep(eventId, { room, feed: null });
-    return room;
+    const state = { janus: server.url, room, feed: null };
+    await keep(eventId, state);
+    log.info({ eventId, janus: server.url, room }, 'janus: show placed');
+    return state;
   };
 
-  const destroyRoom = async (room: number) => {
+  const destroyRoom = async ({ janus, room }: Pick<RoomState, 'janus' | 'room'>) => {
     try {
-      await (await admin()).destroy({ room });
+      await (await serverOf({ janus }).admin()).destroy({ room });
     } catch (error) {
       if (janusErrorCode(error) !== NO_SUCH_ROOM) throw error;
     }
@@ -157,11 +219,11 @@ export async function janusMedia(
 
   const subscribe = async (viewerId: string, eventId: number, state: RoomState): Promise<void> => {
     if (state.feed === null) return;
-    const handle = await janus.attach();
+    const handle = await serverOf(state).client.attach();
     // The subscription this one replaces keeps the viewer's (paused) picture until it answers the new one.
     const replaced = subscribers.get(viewerId);
     void detach(replaced?.previous);
-    subscribers.set(viewerId, { handle, eventId, previous: replaced?.handle });
+    subscribers.set(viewerId, { handle, eventId, janus: state.janus, previous: replaced?.handle });
     watch(subscribers, viewerId, handle);
     const joined = await handle
       .joinSubscriber({ room: state.room, streams: [{ feed: state.feed }], autoupdate: false })
@@ -198,9 +260,9 @@ export async function janusMedia(
     await subscribeLocalViewers(eventId);
   };
 
-  /** Joins `room` and publishes `offer` there, on a handle of its own (detached again on failure). */
-  const joinAndPublish = async (room: number, offer: Jsep) => {
-    const handle = await janus.attach();
+  /** Joins the show's room and publishes `offer` there, on a handle of its own (detached again on failure). */
+  const joinAndPublish = async ({ janus, room }: RoomState, offer: Jsep) => {
+    const handle = await serverOf({ janus }).client.attach();
     const feed = newJanusId();
     try {
       const joined = await handle.joinConfigurePublisher({
@@ -223,36 +285,41 @@ export async function janusMedia(
     if (!state) return;
     release(publishers, socket.id);
     // Another socket's publication (the tab this one took over from) makes way.
-    if (state.feed !== null) {
-      await (await admin()).kick({ room: state.room, feed: state.feed }).catch(() => undefined);
-    }
-    let room = state.room;
-    const publication = await joinAndPublish(room, offer).catch(async (error: unknown) => {
+    if (state.feed !== null) await kick(state).catch(() => undefined);
+    // Its Janus is out of reach (it died, or restarts): the show is placed again, on one that answers.
+    let placed = serverOf(state).client.connected ? state : await createRoom(eventId);
+    const publication = await joinAndPublish(placed, offer).catch(async (error: unknown) => {
       // Janus restarted since the show started: its room is gone, so the show gets a new one.
       if (janusErrorCode(error) !== NO_SUCH_ROOM) throw error;
-      room = await createRoom(eventId);
-      return joinAndPublish(room, offer);
+      placed = await createRoom(eventId);
+      return joinAndPublish(placed, offer);
     });
     const { handle, feed, answer } = publication;
-    publishers.set(socket.id, { handle, eventId, feed, up: false, recordingKey: null });
+    publishers.set(socket.id, { handle, eventId, janus: placed.janus, feed, up: false, recordingKey: null });
     watch(publishers, socket.id, handle);
     // Janus takes subscribers for a feed once its media is up, not before.
+    const { janus, room } = placed;
     handle.once(Janode.EVENT.HANDLE_WEBRTCUP, () =>
-      live.tasks.track(published(socket.id, eventId, room, feed)),
+      live.tasks.track(published(socket.id, eventId, { janus, room, feed })),
     );
     if (answer) socket.emit('answer', { answer, from: SFU_PEER_ID });
   };
 
-  const published = async (broadcasterId: string, eventId: number, room: number, feed: number) => {
+  const published = async (broadcasterId: string, eventId: number, state: RoomState) => {
     // Stopped, or taken over, since: this publication is nobody's.
     const publication = publishers.get(broadcasterId);
-    if (publication?.feed !== feed) return;
+    if (publication?.feed !== state.feed) return;
     if ((await registry.broadcasterOf(eventId)) !== broadcasterId) return release(publishers, broadcasterId);
     // Up before asking whether fans see it: a rehearsal opening meanwhile finds it up (see `started`).
     publication.up = true;
     live.tasks.track(record(broadcasterId));
-    await keep(eventId, { room, feed });
+    await keep(eventId, state);
     await announce(eventId);
+  };
+
+  /** Ends a publication in the show's room (the broadcaster it belonged to was taken over). */
+  const kick = async ({ janus, room, feed }: RoomState) => {
+    if (feed !== null) await (await serverOf({ janus }).admin()).kick({ room, feed });
   };
 
   /**
@@ -320,16 +387,18 @@ export async function janusMedia(
     return true;
   };
 
-  await removeLeftoverRooms();
+  for (const server of servers.values()) await removeLeftoverRooms(server);
 
-  /** Rooms of ours that no live show uses any more: a crash, or a stop that could not reach Janus. */
-  async function removeLeftoverRooms(): Promise<void> {
-    const { list } = await (await admin()).list({ admin_key: adminKey });
+  /** Rooms of ours on a Janus that no live show uses any more: a crash, or a stop that could not reach it. */
+  async function removeLeftoverRooms(server: Server): Promise<void> {
+    const { list } = await (await server.admin()).list({ admin_key: adminKey });
     for (const { room, description } of list) {
       const eventId = ROOM_DESCRIPTION.exec(description)?.[1];
-      if (eventId === undefined || (await roomOf(Number(eventId)))?.room === room) continue;
-      await destroyRoom(room);
-      log.info({ room, eventId }, 'janus: removed a room left behind');
+      if (eventId === undefined) continue;
+      const kept = await roomOf(Number(eventId));
+      if (kept?.janus === server.url && kept.room === room) continue;
+      await destroyRoom({ janus: server.url, room });
+      log.info({ janus: server.url, room, eventId }, 'janus: removed a room left behind');
     }
   }
 
@@ -361,7 +430,7 @@ export async function janusMedia(
       release(publishers, broadcasterId);
       // Viewers keep their subscription (a frozen picture) until the creator publishes again.
       const state = await roomOf(eventId);
-      if (publisher && state?.feed === publisher.feed) await keep(eventId, { room: state.room, feed: null });
+      if (publisher && state?.feed === publisher.feed) await keep(eventId, { ...state, feed: null });
     },
 
     async ended(eventId, mediaState) {
@@ -369,10 +438,10 @@ export async function janusMedia(
         for (const [socketId, { eventId: watched }] of held) if (watched === eventId) release(held, socketId);
       }
       if (!mediaState) return;
-      const { room } = JSON.parse(mediaState) as RoomState;
+      const { janus = firstUrl, room } = JSON.parse(mediaState) as Partial<RoomState> & { room: number };
       // The stream has ended whatever Janus says: a room it keeps goes at the next start (removeLeftoverRooms).
-      await destroyRoom(room).catch((error: unknown) =>
-        log.warn({ err: error, room }, 'janus: room not destroyed'),
+      await destroyRoom({ janus, room }).catch((error: unknown) =>
+        log.warn({ err: error, janus, room }, 'janus: room not destroyed'),
       );
     },
 
@@ -394,8 +463,56 @@ export async function janusMedia(
       if (!handled) log.debug({ from: socket.id, targetId, stream }, 'live: signal dropped');
     },
 
-    check: () => janus.ping(),
+    async servers() {
+      const figures = await carried();
+      return [...servers.values()].map(({ url, client }) => {
+        const { shows = 0, subscribers = 0 } = figures.get(url) ?? {};
+        return {
+          server: url,
+          up: client.connected,
+          shows,
+          subscribers,
+          bitrateOutCap: subscribers * PUBLISHER_BITRATE,
+        };
+      });
+    },
 
-    close: () => janus.close(),
+    // Ready while one Janus answers: a new show is placed on one that does.
+    check: async () => {
+      await Promise.any([...servers.values()].map(({ client }) => client.ping())).catch(() => {
+        throw new Error('no Janus server answers');
+      });
+    },
+
+    close: async () => {
+      await Promise.all([...servers.values()].map(({ client }) => client.close()));
+    },
   };
+}
+
+/**
+ * A session with each Janus server, in JANUS_URLS' order; one that cannot be reached fails the start
+ * (the sessions opened already are closed again), as a lone one does.
+ */
+async function connectAll(config: JanusConfig, log: FastifyBaseLogger): Promise<Map<string, Server>> {
+  const servers = new Map<string, Server>();
+  try {
+    for (const url of config.urls) {
+      const client = await JanusClient.connect({ url, apiSecret: config.apiSecret }, log);
+      let adminHandle: Promise<VideoRoomHandle> | null = null;
+      client.onSessionLost(() => {
+        adminHandle = null;
+      });
+      const admin = () =>
+        (adminHandle ??= client.attach().catch((error: unknown) => {
+          adminHandle = null;
+          throw error;
+        }));
+      servers.set(url, { url, client, admin });
+    }
+  } catch (error) {
+    await Promise.all([...servers.values()].map(({ client }) => client.close()));
+    throw error;
+  }
+  return servers;
 }
