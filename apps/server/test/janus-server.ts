@@ -48,6 +48,7 @@ export const newJanusSecrets = () => ({
 export async function startJanusServer({
   iceInterface = 'v0',
   secrets = newJanusSecrets(),
+  port: wantedPort = 0,
 } = {}): Promise<JanusServer> {
   if (!existsSync(JANUS)) {
     throw new Error(
@@ -55,7 +56,8 @@ export async function startJanusServer({
     );
   }
   const dir = await mkdtemp(path.join(tmpdir(), 'stagedoor-janus-'));
-  const port = await freePort();
+  // A port given: the address a server was told of before this Janus started.
+  const port = wantedPort || (await freePort());
   const { apiSecret, adminKey } = secrets;
   for (const file of await readdir(CONFIG_DIR)) {
     let text = await readFile(path.join(CONFIG_DIR, file), 'utf8');

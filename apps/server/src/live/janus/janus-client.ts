@@ -52,6 +52,16 @@ export class JanusClient {
     return client;
   }
 
+  /**
+   * A client of a Janus that could not be reached at the start, trying again with backoff: one of
+   * several is no reason not to start, and it takes shows once it answers (`onSessionRestored`).
+   */
+  static reconnecting(config: JanusServer, log: FastifyBaseLogger): JanusClient {
+    const client = new JanusClient(config, log, null, null);
+    client.reconnect(0);
+    return client;
+  }
+
   /** Whether the session is open (not lost, nor closed): new handles can be attached. */
   get connected(): boolean {
     return this.session !== null;

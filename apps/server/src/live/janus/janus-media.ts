@@ -387,7 +387,7 @@ export async function janusMedia(
     return true;
   };
 
-  for (const server of servers.values()) await removeLeftoverRooms(server);
+  for (const server of servers.values()) if (server.client.connected) await removeLeftoverRooms(server);
 
   /** Rooms of ours on a Janus that no live show uses any more: a crash, or a stop that could not reach it. */
   async function removeLeftoverRooms(server: Server): Promise<void> {
@@ -491,28 +491,34 @@ export async function janusMedia(
 }
 
 /**
- * A session with each Janus server, in JANUS_URLS' order; one that cannot be reached fails the start
- * (the sessions opened already are closed again), as a lone one does.
+ * A session with each Janus server, in JANUS_URLS' order. One out of reach is tried again in the
+ * background, and takes shows once it answers; none answering fails the start, as a lone one does.
  */
 async function connectAll(config: JanusConfig, log: FastifyBaseLogger): Promise<Map<string, Server>> {
+  const opened = await Promise.allSettled(
+    config.urls.map((url) => JanusClient.connect({ url, apiSecret: config.apiSecret }, log)),
+  );
+  const failure = opened.find((result) => result.status === 'rejected');
+  if (opened.every((result) => result.status === 'rejected')) throw failure?.reason;
   const servers = new Map<string, Server>();
-  try {
-    for (const url of config.urls) {
-      const client = await JanusClient.connect({ url, apiSecret: config.apiSecret }, log);
-      let adminHandle: Promise<VideoRoomHandle> | null = null;
-      client.onSessionLost(() => {
+  config.urls.forEach((url, at) => {
+    const result = opened[at];
+    if (result?.status === 'rejected')
+      log.error({ err: result.reason, janus: url }, 'janus: out of reach at the start');
+    const client =
+      result?.status === 'fulfilled'
+        ? result.value
+        : JanusClient.reconnecting({ url, apiSecret: config.apiSecret }, log);
+    let adminHandle: Promise<VideoRoomHandle> | null = null;
+    client.onSessionLost(() => {
+      adminHandle = null;
+    });
+    const admin = () =>
+      (adminHandle ??= client.attach().catch((error: unknown) => {
         adminHandle = null;
-      });
-      const admin = () =>
-        (adminHandle ??= client.attach().catch((error: unknown) => {
-          adminHandle = null;
-          throw error;
-        }));
-      servers.set(url, { url, client, admin });
-    }
-  } catch (error) {
-    await Promise.all([...servers.values()].map(({ client }) => client.close()));
-    throw error;
-  }
+        throw error;
+      }));
+    servers.set(url, { url, client, admin });
+  });
   return servers;
 }

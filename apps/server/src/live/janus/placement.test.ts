@@ -3,6 +3,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { api, createCreator, createEvent, ticketHolder, type TestAccount } from '../../../test/factories';
 import { janusRooms, newJanusSecrets, startJanusServer } from '../../../test/janus-server';
 import { ack, listen, LiveClients } from '../../../test/live-clients';
+import { freePort } from '../../../test/free-port';
 import { createTestApp } from '../../../test/test-app';
 
 /**
@@ -89,4 +90,47 @@ describe('several Janus servers', () => {
     expect(await ack(studio, 'stopStream', { eventId: event.id })).toMatchObject({ success: true });
     expect(await placeOf(event)).toBe(-1);
   });
+
+  it('starts while a Janus is out of reach, and places shows on it once it answers', async () => {
+    // Servers of its own: another deployment's rooms on the shared ones would be its leftovers.
+    const present = await startJanusServer({ iceInterface: 'lo', secrets });
+    const later = `ws://127.0.0.1:${await freePort()}`;
+    const partial = await createTestApp({
+      METRICS_TOKEN,
+      JANUS_URLS: `${later},${present.url}`,
+      JANUS_API_SECRET: secrets.apiSecret,
+      JANUS_ADMIN_KEY: secrets.adminKey,
+    });
+    const partialClients = new LiveClients(await listen(partial));
+    const upOf = async (url: string) =>
+      new RegExp(`^stagedoor_janus_up\\{janus="${url}"\\} 1$`, 'm').test(
+        (
+          await api(partial, {
+            method: 'GET',
+            url: '/metrics',
+            headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+          })
+        ).body,
+      );
+    let started: Awaited<ReturnType<typeof startJanusServer>> | null = null;
+    try {
+      const creator = await createCreator(partial);
+      const [before, after] = [await createEvent(partial, creator), await createEvent(partial, creator)];
+      if (!before || !after) throw new Error('two events');
+      // Listed first, but out of reach: the show goes to the one that answers.
+      const studio = await partialClients.connect(creator);
+      expect(await ack(studio, 'startStream', { eventId: before.id })).toEqual({ success: true });
+      expect(await janusRooms(present)).toContain(room(before));
+
+      started = await startJanusServer({ iceInterface: 'lo', secrets, port: Number(new URL(later).port) });
+      await expect.poll(() => upOf(later), { timeout: 60_000, interval: 500 }).toBe(true);
+      const other = await partialClients.connect(creator);
+      expect(await ack(other, 'startStream', { eventId: after.id })).toEqual({ success: true });
+      expect(await janusRooms(started)).toContain(room(after));
+    } finally {
+      partialClients.closeAll();
+      await partial.close();
+      await Promise.all([started?.stop(), present.stop()]);
+    }
+  }, 90_000);
 });
