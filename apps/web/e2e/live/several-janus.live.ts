@@ -1,11 +1,13 @@
+import { randomBytes } from 'node:crypto';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import {
   janusRooms,
   newJanusSecrets,
   startJanusServer,
   type JanusServer,
 } from '../../../server/test/janus-server';
+import { startRedisServer } from '../../../server/test/redis-server';
 import { launchStudioAndAudience, type StudioAndAudience } from '../support/chromium';
 import { startBuiltServer, type RunningServer } from '../support/server';
 import { endShow, goLive, signedIn } from '../support/live-pages';
@@ -14,23 +16,34 @@ import { expectPlaying, liveShow } from '../support/stream';
 /** How soon a viewer of a show whose Janus was killed plays again (issue 25). */
 const BACK_WITHIN_MS = 10_000;
 
-// Three Janus and a server of this file's own (JANUS_URLS): the shared ones must not die under the others.
+// Three Janus, a Redis and two servers of this file's own (JANUS_URLS), on the suite's PostgreSQL: the
+// shared ones must not die under the other journeys, nor hear this deployment through Redis.
 let janus: JanusServer[];
-let server: RunningServer;
+let redis: Awaited<ReturnType<typeof startRedisServer>>;
+let servers: RunningServer[];
 let browsers: StudioAndAudience;
 beforeAll(async () => {
   const secrets = newJanusSecrets();
   janus = await Promise.all([0, 1, 2].map(() => startJanusServer({ iceInterface: 'v0', secrets })));
-  server = await startBuiltServer({
+  redis = await startRedisServer();
+  const { DATABASE_URL } = inject('deployment');
+  if (!DATABASE_URL) throw new Error("the suite's deployment names its PostgreSQL");
+  const deployment = {
+    DATABASE_URL,
+    REDIS_URL: redis.url,
+    JWT_SECRET: randomBytes(32).toString('base64url'),
+    IMAGE_STORAGE: 'database',
     JANUS_URLS: janus.map(({ url }) => url).join(','),
     JANUS_API_SECRET: secrets.apiSecret,
     JANUS_ADMIN_KEY: secrets.adminKey,
-  });
+  };
+  servers = [await startBuiltServer(deployment), await startBuiltServer(deployment)];
   browsers = await launchStudioAndAudience();
 });
 afterAll(async () => {
   await browsers?.close();
-  await server?.stop();
+  await Promise.all((servers ?? []).map((server) => server.stop()));
+  await redis?.stop();
   await Promise.all((janus ?? []).map((each) => each.stop()));
 });
 
@@ -60,24 +73,26 @@ const showsMarkedTrack = (page: Page) =>
     );
 
 describe('shows over several Janus servers', () => {
-  it('places two shows on two Janus; killing one, its show moves and its viewer plays again without a reload', async () => {
-    const setup = await browsers.audience.newContext({ baseURL: server.baseURL });
+  it('places two shows on two Janus; killing one, its show moves and its viewer on the other instance plays again without a reload', async () => {
+    // The studios on one instance, the viewer on the other: the move goes through Redis.
+    const [studioSide, viewerSide] = servers.map(({ baseURL }) => baseURL) as [string, string];
+    const setup = await browsers.audience.newContext({ baseURL: studioSide });
     const [first, second] = [await liveShow(setup.request, 1), await liveShow(setup.request, 1)];
     await setup.close();
     if (!first || !second) throw new Error('two shows');
 
     const firstStudio = await goLive(
-      await signedIn(browsers.studio, server.baseURL, first.creator),
+      await signedIn(browsers.studio, studioSide, first.creator),
       first.eventId,
     );
     const secondStudio = await goLive(
-      await signedIn(browsers.studio, server.baseURL, second.creator),
+      await signedIn(browsers.studio, studioSide, second.creator),
       second.eventId,
     );
     const placed = [await janusOf(first.eventId), await janusOf(second.eventId)];
     expect(placed).toEqual([0, 1]);
 
-    const view = await (await signedIn(browsers.audience, server.baseURL, first.fan)).newPage();
+    const view = await (await signedIn(browsers.audience, viewerSide, first.fan)).newPage();
     await view.goto(`/events/${first.eventId}/stream`);
     await expectPlaying(view);
 
