@@ -120,10 +120,14 @@ export async function janusMedia(
   }
 
   const [firstUrl = ''] = servers.keys();
+  /** A media state as the registry keeps it; one kept before shows had a Janus of their own is on the first. */
+  const parseState = (state: string): RoomState => ({
+    janus: firstUrl,
+    ...(JSON.parse(state) as Omit<RoomState, 'janus'>),
+  });
   const roomOf = async (eventId: number): Promise<RoomState | null> => {
     const state = await registry.mediaStateOf(eventId);
-    // Kept before shows had a Janus of their own (one server): it is the first.
-    return state ? { janus: firstUrl, ...(JSON.parse(state) as Omit<RoomState, 'janus'>) } : null;
+    return state ? parseState(state) : null;
   };
   const keep = (eventId: number, state: RoomState) => registry.setMediaState(eventId, JSON.stringify(state));
 
@@ -139,7 +143,7 @@ export async function janusMedia(
     const figures = new Map([...servers.keys()].map((url) => [url, { shows: 0, subscribers: 0 }]));
     for (const { state, viewerCount } of await registry.mediaStates()) {
       if (!state) continue;
-      const { janus = firstUrl } = JSON.parse(state) as Partial<RoomState>;
+      const { janus } = parseState(state);
       const server = figures.get(janus);
       if (!server) continue;
       server.shows += 1;
@@ -438,7 +442,7 @@ export async function janusMedia(
         for (const [socketId, { eventId: watched }] of held) if (watched === eventId) release(held, socketId);
       }
       if (!mediaState) return;
-      const { janus = firstUrl, room } = JSON.parse(mediaState) as Partial<RoomState> & { room: number };
+      const { janus, room } = parseState(mediaState);
       // The stream has ended whatever Janus says: a room it keeps goes at the next start (removeLeftoverRooms).
       await destroyRoom({ janus, room }).catch((error: unknown) =>
         log.warn({ err: error, janus, room }, 'janus: room not destroyed'),

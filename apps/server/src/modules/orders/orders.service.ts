@@ -616,15 +616,15 @@ export async function getCreatorStats(deps: Pick<Deps, 'db'>, account: AccountRo
   };
 }
 
-/**
- * The event's completed orders by the day they completed on, in `timeZone`: its analytics' sales
- * (modules/analytics). Authorised by the caller.
- */
 /** The event's completed orders by ticket type (analytics). */
 export function salesByType(deps: Pick<Deps, 'db'>, eventId: number) {
   return salesOfEventByType(deps.db, eventId);
 }
 
+/**
+ * The event's completed orders by the day they completed on, in `timeZone`: its analytics' sales
+ * (modules/analytics). Authorised by the caller.
+ */
 export function salesByDay(deps: Pick<Deps, 'db'>, eventId: number, timeZone: string): Promise<DaySales[]> {
   return salesOfEventByDay(deps.db, eventId, timeZone);
 }
