@@ -95,7 +95,12 @@ describe('loadConfig', () => {
       iceServers: [{ urls: ['turn:turn.example:3478'], username: 'u', credential: 'c' }],
       streamGraceMs: 2500,
       liveInstanceTimeoutMs: 1200,
-      janus: { urls: ['ws://10.0.0.5:8188'], apiSecret: 'api-secret', adminKey: 'admin-key' },
+      janus: {
+        urls: ['ws://10.0.0.5:8188'],
+        apiSecret: 'api-secret',
+        adminKey: 'admin-key',
+        maxSubscribers: 200,
+      },
       turn: {
         urls: ['turn:turn.example:3478?transport=udp', 'turns:turn.example:5349'],
         secret: 'turn-secret',
@@ -130,11 +135,13 @@ describe('loadConfig', () => {
       JWT_SECRET: SECRET,
       JANUS_URLS: 'ws://10.0.0.5:8188, wss://janus-2.internal:8989',
       JANUS_ADMIN_KEY: 'admin-key',
+      JANUS_MAX_SUBSCRIBERS: '500',
     });
     expect(config.janus).toEqual({
       urls: ['ws://10.0.0.5:8188', 'wss://janus-2.internal:8989'],
       apiSecret: null,
       adminKey: 'admin-key',
+      maxSubscribers: 500,
     });
     expect(loadConfig({ JWT_SECRET: SECRET }).janus).toBeNull();
   });
@@ -172,6 +179,7 @@ describe('loadConfig', () => {
     [{ ICE_SERVERS: '[{"urls":' }, 'ICE_SERVERS: must be valid JSON'],
     [{ ICE_SERVERS: '{"urls":"stun:x"}' }, 'ICE_SERVERS: must be a JSON array of RTCIceServer objects'],
     [{ STREAM_GRACE_MS: '1.5s' }, 'STREAM_GRACE_MS: must be a whole number of milliseconds'],
+    [{ JANUS_MAX_SUBSCRIBERS: '0' }, 'JANUS_MAX_SUBSCRIBERS: must be a whole number of viewers, at least 1'],
     [{ STREAM_GRACE_MS: '2147483648' }, 'STREAM_GRACE_MS: must be at most 2147483647 ms'],
     [{ LIVE_INSTANCE_TIMEOUT_MS: '15s' }, 'LIVE_INSTANCE_TIMEOUT_MS: must be a whole number of milliseconds'],
     [{ LIVE_INSTANCE_TIMEOUT_MS: '100' }, 'LIVE_INSTANCE_TIMEOUT_MS: must be at least 300 ms'],

@@ -139,6 +139,14 @@ const ZEnv = z
     ).optional(),
     JANUS_API_SECRET: z.string().optional(),
     JANUS_ADMIN_KEY: z.string().optional(),
+    // How many viewers of one show a Janus serves: past it, the show is forwarded to another Janus (an
+    // edge) and new viewers go there. 200 light viewers played at 100 % through one Janus on a 2-core
+    // machine (docs/live.md); a bigger machine takes more.
+    JANUS_MAX_SUBSCRIBERS: z
+      .string()
+      .regex(/^[1-9]\d*$/, 'must be a whole number of viewers, at least 1')
+      .transform(Number)
+      .default(200),
     // TURN for browsers behind strict NATs: coturn's `use-auth-secret` credentials, signed per account.
     TURN_URLS: commaList(
       (url) => /^turns?:\S+$/.test(url),
@@ -294,6 +302,8 @@ export interface JanusConfig {
   urls: string[];
   apiSecret: string | null;
   adminKey: string | null;
+  /** Viewers of one show on one Janus, past which new ones go to an edge. */
+  maxSubscribers: number;
 }
 
 /** The TURN servers browsers relay through, and the secret their credentials are signed with. */
@@ -404,6 +414,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
             urls: janusUrls,
             apiSecret: vars.JANUS_API_SECRET ?? null,
             adminKey: vars.JANUS_ADMIN_KEY ?? null,
+            maxSubscribers: vars.JANUS_MAX_SUBSCRIBERS,
           }
         : null,
     turn:

@@ -49,6 +49,8 @@ export async function startJanusServer({
   iceInterface = 'v0',
   secrets = newJanusSecrets(),
   port: wantedPort = 0,
+  // The ports its WebRTC legs use, e.g. '21000-21999': a browser's connection then names its Janus.
+  rtpPortRange = '',
 } = {}): Promise<JanusServer> {
   if (!existsSync(JANUS)) {
     throw new Error(
@@ -61,8 +63,10 @@ export async function startJanusServer({
   const { apiSecret, adminKey } = secrets;
   for (const file of await readdir(CONFIG_DIR)) {
     let text = await readFile(path.join(CONFIG_DIR, file), 'utf8');
-    if (file === 'janus.jcfg')
+    if (file === 'janus.jcfg') {
       text = text.replace(/event_loops = \d+/, `event_loops = ${availableParallelism()}`);
+      if (rtpPortRange) text = text.replace(/rtp_port_range = ".*"/, `rtp_port_range = "${rtpPortRange}"`);
+    }
     if (file === 'janus.transport.websockets.jcfg') text = text.replace(/ws_port = \d+/, `ws_port = ${port}`);
     if (file === 'janus.plugin.videoroom.jcfg')
       text = text.replace(/admin_key = ".*"/, `admin_key = "${adminKey}"`);

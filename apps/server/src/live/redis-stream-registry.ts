@@ -1,6 +1,9 @@
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { StreamLayout } from '@stagedoor/shared/live';
 import type { RedisClient } from '../redis';
 import {
+  MEDIA_LOCK_MS,
   NO_OVERLAY,
   showFigures,
   type Admission,
@@ -26,6 +29,10 @@ const audienceKey = (eventId: number) => `${KEY_PREFIX}${eventId}:audience`;
 const seatsKey = (eventId: number) => `${KEY_PREFIX}${eventId}:seats`;
 /** The set of the live streams' event ids, for tidying after a crashed instance. */
 const LIVE_STREAMS_KEY = 'stagedoor:live:streams';
+/** Held (a random token) while an instance works on the stream's media: withMediaLock. */
+const mediaLockKey = (eventId: number) => `${KEY_PREFIX}${eventId}:media-lock`;
+/** How often a media lock held elsewhere is asked for again. */
+const MEDIA_LOCK_POLL_MS = 20;
 const keysOf = (eventId: number) => [
   streamKey(eventId),
   audienceKey(eventId),
@@ -51,6 +58,11 @@ local function count()
   redis.call('HSET', KEYS[1], 'countedAt', at)
   return at
 end`;
+
+// ARGV: the token the lock was taken with. Deletes the lock only if it is still that one.
+const RELEASE_LOCK_SCRIPT = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0`;
 
 // ARGV: broadcaster socket id, its instance, event id, audience. Answers {the broadcaster it replaced
 // or '', 1 when it opened the stream to fans else 0}.
@@ -267,6 +279,28 @@ export class RedisStreamRegistry implements StreamRegistry {
         viewerCount: await this.viewerCount(eventId),
       })),
     );
+  }
+
+  async withMediaLock<T>(eventId: number, work: () => Promise<T>): Promise<T> {
+    const key = mediaLockKey(eventId);
+    const token = randomUUID();
+    // Past a holder's longest hold (it expires by then), and a little more: something else is wrong.
+    const deadline = Date.now() + 2 * MEDIA_LOCK_MS;
+    while (
+      (await this.redis.set(key, token, {
+        condition: 'NX',
+        expiration: { type: 'PX', value: MEDIA_LOCK_MS },
+      })) !== 'OK'
+    ) {
+      if (Date.now() > deadline) throw new Error(`the media lock of event ${eventId} stays taken`);
+      await sleep(MEDIA_LOCK_POLL_MS);
+    }
+    try {
+      return await work();
+    } finally {
+      // Only our own: a hold that outlived MEDIA_LOCK_MS may have passed to another instance.
+      await this.redis.eval(RELEASE_LOCK_SCRIPT, { keys: [key], arguments: [token] });
+    }
   }
 
   private async setField(eventId: number, field: string, value: string): Promise<void> {

@@ -199,6 +199,31 @@ describe.each([
     expect(await registry.mediaStateOf(eventId)).toBeNull();
   });
 
+  it('runs the media changes of a stream one at a time, and goes on after one that fails', async () => {
+    const registry = create();
+    const eventId = newEventId();
+    await registry.start(eventId, 'b1', 'public');
+    await registry.setMediaState(eventId, '0');
+    // A read, a request to a media server, a write: what janus-media.ts does under the lock.
+    const change = async () => {
+      const count = Number(await registry.mediaStateOf(eventId));
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      await registry.setMediaState(eventId, String(count + 1));
+    };
+    const refused = registry.withMediaLock(eventId, () => Promise.reject(new Error('Janus refused')));
+    await Promise.all([
+      ...Array.from({ length: 20 }, () => registry.withMediaLock(eventId, change)),
+      expect(refused).rejects.toThrow('Janus refused'),
+    ]);
+    expect(await registry.mediaStateOf(eventId)).toBe('20');
+
+    // The control: the same changes without the lock lose some of each other's.
+    await registry.setMediaState(eventId, '0');
+    await Promise.all(Array.from({ length: 20 }, change));
+    expect(Number(await registry.mediaStateOf(eventId))).toBeLessThan(20);
+    await registry.stop(eventId);
+  });
+
   it('keeps the layout of a live stream only', async () => {
     const registry = create();
     const eventId = newEventId();

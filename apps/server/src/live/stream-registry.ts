@@ -117,7 +117,16 @@ export interface StreamRegistry {
    * its viewer count, on whichever instance: what the media mode weighs to place a new one.
    */
   mediaStates(): Promise<MediaOfStream[]>;
+  /**
+   * Runs `work` while no other call for the same stream's media runs, on any instance: a read of the
+   * media state, what it changes on the media servers and the write of the new state are one step.
+   * A holder that never returns (its instance died mid-way) lets go after MEDIA_LOCK_MS.
+   */
+  withMediaLock<T>(eventId: number, work: () => Promise<T>): Promise<T>;
 }
+
+/** How long a media lock holds at most: a few requests to media servers take milliseconds. */
+export const MEDIA_LOCK_MS = 10_000;
 
 export interface MediaOfStream {
   eventId: number;
@@ -264,5 +273,18 @@ export class MemoryStreamRegistry implements StreamRegistry {
       state: stream.mediaState,
       viewerCount: stream.viewers.size,
     }));
+  }
+
+  /** Each stream's media work, the last queued: it settles (never rejects) once its work is over. */
+  private readonly mediaQueues = new Map<number, Promise<void>>();
+
+  async withMediaLock<T>(eventId: number, work: () => Promise<T>): Promise<T> {
+    const turn = (this.mediaQueues.get(eventId) ?? Promise.resolve()).then(work);
+    const forget = () => {
+      if (this.mediaQueues.get(eventId) === done) this.mediaQueues.delete(eventId);
+    };
+    const done: Promise<void> = turn.then(forget, forget);
+    this.mediaQueues.set(eventId, done);
+    return turn;
   }
 }

@@ -12,6 +12,8 @@ declare module 'janode' {
     readonly id: number;
     detach(): Promise<void>;
     trickle(candidate: object | null): Promise<void>;
+    /** A plugin request; a success answers Janus's message, its `plugindata.data` the plugin's answer. */
+    message(body: object): Promise<{ plugindata?: { data?: unknown } }>;
   }
 
   export interface JanodePlugin<H extends JanodeHandle> {

@@ -7,13 +7,26 @@ import VideoRoom, { type VideoRoomHandle } from 'janode/plugins/videoroom';
 import type { JanusConfig } from '../../config';
 import { streamRoom, type Live, type LiveSocket } from '../context';
 import type { LiveMedia, Signal } from '../media';
+import {
+  addRemotePublisher,
+  publishRemotely,
+  removeRemotePublisher,
+  ROOM_CODECS,
+  spread,
+  streamsOf,
+  tierOf,
+  unpublishRemotely,
+  type RemoteStream,
+  type Tier,
+} from './edges';
 import { JanusClient, janusErrorCode } from './janus-client';
 
 /**
- * What every instance needs to know of a live show: the Janus server it is placed on (its address),
- * its room there, and the publication viewers subscribe to.
+ * What every instance needs to know of a live show: the Janus server it is placed on (its address,
+ * the origin), its room there, the publication viewers subscribe to and its streams, and the edges it
+ * is forwarded to (edges.ts), in the order viewers fill them.
  */
-type RoomState = { janus: string; room: number; feed: number | null };
+type RoomState = Tier & { streams: RemoteStream[] | null; edges: Tier[] };
 
 const NO_SUCH_ROOM = 426;
 /** Rooms we create are named so; anything else in Janus is not ours to touch. */
@@ -31,7 +44,10 @@ type Held = { handle: VideoRoomHandle; eventId: number; janus: string };
  * then), `recordingKey` once Janus was asked to record it.
  */
 type Publication = Held & { feed: number; up: boolean; recordingKey: string | null };
-/** A viewer's subscription, and the one it replaces until the viewer has answered the new one. */
+/**
+ * A viewer's subscription (on the show's origin Janus or one of its edges), and the one it replaces
+ * until the viewer has answered the new one.
+ */
 type Subscription = Held & { previous?: VideoRoomHandle };
 
 /**
@@ -91,13 +107,16 @@ export async function janusMedia(
 
   for (const server of servers.values()) {
     server.client.onSessionLost(() => {
-      // Their handles died with the session: viewers notice their connections fail and join again.
+      // Their handles died with the session.
+      const cutOff = [...subscribers].filter(([, { janus }]) => janus === server.url);
       for (const held of [publishers, subscribers]) {
         for (const [socketId, { janus }] of held) if (janus === server.url) held.delete(socketId);
       }
       // With other Janus connected, this instance's broadcasters of its shows publish again at once,
       // into a room placed on one of those (see publish); their viewers are subscribed to that.
       live.tasks.track(askBroadcastersToPublish(server.url));
+      // Viewers it served as an edge get a new offer now, from another Janus (see targetFor).
+      live.tasks.track(resubscribe(server.url, cutOff));
     });
     // The rooms and publications died with it too: what was not placed elsewhere meanwhile publishes
     // again (into a new room, see publish), and its viewers are subscribed to that. A Janus that was
@@ -119,12 +138,30 @@ export async function janusMedia(
     }
   }
 
+  async function resubscribe(janus: string, cutOff: [string, Subscription][]): Promise<void> {
+    for (const [viewerId, { eventId }] of cutOff) {
+      if ((await roomOf(eventId))?.janus === janus) continue;
+      const rank = (await registry.viewersOf(eventId)).indexOf(viewerId);
+      const tier = rank < 0 ? null : await targetFor(eventId, rank);
+      if (tier)
+        await subscribe(viewerId, eventId, tier).catch((error: unknown) =>
+          log.warn({ err: error, eventId }, 'janus: subscribing a viewer failed'),
+        );
+    }
+  }
+
   const [firstUrl = ''] = servers.keys();
-  /** A media state as the registry keeps it; one kept before shows had a Janus of their own is on the first. */
-  const parseState = (state: string): RoomState => ({
-    janus: firstUrl,
-    ...(JSON.parse(state) as Omit<RoomState, 'janus'>),
-  });
+  /**
+   * A media state as the registry keeps it; one kept before shows had a Janus of their own is on the
+   * first, and one kept before edges has none.
+   */
+  const parseState = (state: string): RoomState =>
+    ({
+      janus: firstUrl,
+      streams: null,
+      edges: [],
+      ...(JSON.parse(state) as Partial<RoomState>),
+    }) as RoomState;
   const roomOf = async (eventId: number): Promise<RoomState | null> => {
     const state = await registry.mediaStateOf(eventId);
     return state ? parseState(state) : null;
@@ -138,16 +175,27 @@ export async function janusMedia(
     return server;
   };
 
-  /** Each Janus server's live shows and their viewers, over the deployment (the registry's media states). */
+  const { maxSubscribers } = config;
+  /** A show's Janus in the order viewers fill them: its origin, then its edges. */
+  const tiersOf = (state: RoomState): Tier[] => [state, ...state.edges];
+  const isConnected = ({ janus }: Pick<Tier, 'janus'>) => servers.get(janus)?.client.connected === true;
+
+  /**
+   * Each Janus server's live shows (as their origin or an edge) and their viewers, over the deployment
+   * (the registry's media states): a show's viewers fill its Janus in order (edges.ts `spread`).
+   */
   const carried = async () => {
     const figures = new Map([...servers.keys()].map((url) => [url, { shows: 0, subscribers: 0 }]));
     for (const { state, viewerCount } of await registry.mediaStates()) {
       if (!state) continue;
-      const { janus } = parseState(state);
-      const server = figures.get(janus);
-      if (!server) continue;
-      server.shows += 1;
-      server.subscribers += viewerCount;
+      const tiers = tiersOf(parseState(state));
+      const counts = spread(viewerCount, tiers.length, maxSubscribers);
+      tiers.forEach(({ janus }, at) => {
+        const server = figures.get(janus);
+        if (!server) return;
+        server.shows += 1;
+        server.subscribers += counts[at] ?? 0;
+      });
     }
     return figures;
   };
@@ -156,9 +204,10 @@ export async function janusMedia(
    * Where a new show goes: the Janus server, connected, that sends the least now, over every live show
    * of the deployment, from any instance (`carried`). A show sends each of its viewers up to the room's
    * bitrate (PUBLISHER_BITRATE), and takes its publisher's in: its load is that times its viewers and
-   * one. The first in JANUS_URLS wins a tie.
+   * one. The first in JANUS_URLS wins a tie. Those in `except` are left out (a show's own, for an edge);
+   * null: none left.
    */
-  const place = async (): Promise<Server> => {
+  const leastLoaded = async (except: ReadonlySet<string> = new Set()): Promise<Server | null> => {
     const figures = await carried();
     const loadOf = ({ url }: Server) => {
       const { shows = 0, subscribers = 0 } = figures.get(url) ?? {};
@@ -166,15 +215,14 @@ export async function janusMedia(
     };
     let best: Server | null = null;
     for (const server of servers.values()) {
-      if (server.client.connected && (!best || loadOf(server) < loadOf(best))) best = server;
+      if (except.has(server.url) || !server.client.connected) continue;
+      if (!best || loadOf(server) < loadOf(best)) best = server;
     }
-    if (!best) throw new Error('janus: no Janus server is connected');
     return best;
   };
 
-  /** A new room for the show, on the Janus `place` picks, kept in the registry with no publication yet. */
-  const createRoom = async (eventId: number): Promise<RoomState> => {
-    const server = await place();
+  /** A new room of the show's on `server`. */
+  const createRoomOn = async (server: Server, eventId: number): Promise<number> => {
     const room = newJanusId();
     await (
       await server.admin()
@@ -189,14 +237,34 @@ export async function janusMedia(
       bitrate: PUBLISHER_BITRATE,
       // A keyframe every 10 s at least, so late subscribers never wait long for a picture.
       fir_freq: 10,
-      audiocodec: 'opus',
-      videocodec: 'vp8',
+      audiocodec: ROOM_CODECS.audio,
+      videocodec: ROOM_CODECS.video,
     });
-    const state = { janus: server.url, room, feed: null };
-    await keep(eventId, state);
-    log.info({ eventId, janus: server.url, room }, 'janus: show placed');
-    return state;
+    return room;
   };
+
+  /**
+   * A new room for the show, on the Janus `leastLoaded` picks, kept in the registry with no publication
+   * yet; the edges of the room it replaces (its Janus died, or restarted) go: their viewers are
+   * subscribed again once the show publishes into the new one.
+   */
+  const createRoom = (eventId: number): Promise<RoomState> =>
+    registry.withMediaLock(eventId, async () => {
+      const server = await leastLoaded();
+      if (!server) throw new Error('janus: no Janus server is connected');
+      const replaced = await roomOf(eventId);
+      const state: RoomState = {
+        janus: server.url,
+        room: await createRoomOn(server, eventId),
+        feed: null,
+        streams: null,
+        edges: [],
+      };
+      await keep(eventId, state);
+      log.info({ eventId, janus: server.url, room: state.room }, 'janus: show placed');
+      await Promise.all((replaced?.edges ?? []).map((edge) => destroyRoom(edge).catch(() => undefined)));
+      return state;
+    });
 
   const destroyRoom = async ({ janus, room }: Pick<RoomState, 'janus' | 'room'>) => {
     try {
@@ -221,16 +289,17 @@ export async function janusMedia(
   const watch = (held: Map<string, Held>, socketId: string, handle: VideoRoomHandle) =>
     handle.once(VideoRoom.EVENT.VIDEOROOM_DESTROYED, () => release(held, socketId, handle));
 
-  const subscribe = async (viewerId: string, eventId: number, state: RoomState): Promise<void> => {
-    if (state.feed === null) return;
-    const handle = await serverOf(state).client.attach();
+  /** Subscribes the viewer to the show's publication on `tier`, one of the show's Janus (targetFor). */
+  const subscribe = async (viewerId: string, eventId: number, tier: Tier): Promise<void> => {
+    if (tier.feed === null) return;
+    const handle = await serverOf(tier).client.attach();
     // The subscription this one replaces keeps the viewer's (paused) picture until it answers the new one.
     const replaced = subscribers.get(viewerId);
     void detach(replaced?.previous);
-    subscribers.set(viewerId, { handle, eventId, janus: state.janus, previous: replaced?.handle });
+    subscribers.set(viewerId, { handle, eventId, janus: tier.janus, previous: replaced?.handle });
     watch(subscribers, viewerId, handle);
     const joined = await handle
-      .joinSubscriber({ room: state.room, streams: [{ feed: state.feed }], autoupdate: false })
+      .joinSubscriber({ room: tier.room, streams: [{ feed: tier.feed }], autoupdate: false })
       .catch((error: unknown) => {
         release(subscribers, viewerId, handle);
         throw error;
@@ -241,15 +310,149 @@ export async function janusMedia(
     io.to(viewerId).emit('offer', { offer: joined.jsep, from: SFU_PEER_ID });
   };
 
-  /** Subscribes this instance's viewers of the show to its (new) publication. */
-  const subscribeLocalViewers = async (eventId: number): Promise<void> => {
+  /** A Janus of the show that can take a subscriber: connected, with the publication (forwarded) there. */
+  const isServing = (tier: Tier) => tier.feed !== null && isConnected(tier);
+
+  /**
+   * Where the show's viewer of this rank (0 for its first) watches: on the Janus it watches on now, if
+   * it still serves the show; else on the tier `tierOf` gives, which is forwarded to a new edge when the
+   * show has none there yet (or its Janus is out of reach). With no Janus left to take an edge, the
+   * show's Janus share the rest. Null while nothing is published.
+   */
+  const targetFor = async (eventId: number, rank: number, current?: string): Promise<Tier | null> => {
+    const tier = tierOf(rank, maxSubscribers);
+    const state = await stateServing(eventId, tier, current);
+    if (state?.feed == null) return null;
+    const kept = tiersOf(state).find((each) => each.janus === current && isServing(each));
+    if (kept) return kept;
+    const serving = tiersOf(state).filter(isServing);
+    return serving[tier] ?? serving[tier % serving.length] ?? null;
+  };
+
+  /**
+   * The show's state once it serves `tier` (or the Janus `current` names, which the viewer keeps),
+   * growing it to that tier under its media lock when it does not: most calls need no lock.
+   */
+  const stateServing = async (eventId: number, tier: number, current?: string) => {
     const state = await roomOf(eventId);
-    if (!state?.feed) return;
+    if (state?.feed == null) return state;
+    const tiers = tiersOf(state);
+    const wanted = tiers[tier];
+    if (tiers.some((each) => each.janus === current && isServing(each)) || (wanted && isServing(wanted)))
+      return state;
+    return registry.withMediaLock(eventId, () => growTo(eventId, tier));
+  };
+
+  /**
+   * Under the show's media lock: gives the show edges up to `tier` (its origin is 0), each on the least
+   * loaded Janus the show is not on yet, replacing an edge whose Janus is out of reach. Answers the state.
+   */
+  const growTo = async (eventId: number, tier: number): Promise<RoomState | null> => {
+    const state = await roomOf(eventId);
+    if (state?.feed == null) return state;
+    const edges = [...state.edges];
+    const used = () => new Set(tiersOf({ ...state, edges }).map(({ janus }) => janus));
+    let changed = false;
+    for (let at = 0; at < tier; at += 1) {
+      const edge = edges[at];
+      if (edge && isConnected(edge)) continue;
+      const server = await leastLoaded(used());
+      if (!server) break;
+      const added = await forwardTo(state, server, eventId);
+      if (!added) break;
+      if (edge) await dropEdge(state, edge);
+      edges[at] = added;
+      changed = true;
+    }
+    if (!changed) return state;
+    const grown = { ...state, edges };
+    await keep(eventId, grown);
+    return grown;
+  };
+
+  /**
+   * A new edge of the show on `server`: a room there, the publication forwarded into it. A failure is
+   * logged and answers null (the show's other Janus serve its viewers meanwhile); the room goes.
+   */
+  const forwardTo = async (state: RoomState, server: Server, eventId: number): Promise<Tier | null> => {
+    const edge: Tier = { janus: server.url, room: await createRoomOn(server, eventId), feed: null };
+    try {
+      const forwarded = await forward(state, edge);
+      log.info({ eventId, origin: state.janus, edge: server.url }, 'janus: show forwarded to an edge');
+      return forwarded;
+    } catch (error) {
+      log.warn({ err: error, eventId, edge: server.url }, 'janus: show not forwarded to an edge');
+      await destroyRoom(edge).catch(() => undefined);
+      return null;
+    }
+  };
+
+  /** The origin's name for its forward to an edge (one per edge room: unpublish_remotely names it). */
+  const remoteIdOf = (edge: Tier) => `stagedoor-edge-${edge.room}`;
+
+  /** An edge the show no longer uses: the origin stops sending to it, and its room goes. */
+  const dropEdge = async (state: RoomState, edge: Tier) => {
+    if (state.feed !== null && isConnected(state)) {
+      await unpublishRemotely(await serverOf(state).admin(), {
+        room: state.room,
+        feed: state.feed,
+        remoteId: remoteIdOf(edge),
+        adminKey,
+      }).catch((error: unknown) => log.debug({ err: error }, 'janus: unpublish_remotely failed'));
+    }
+    if (isConnected(edge)) await destroyRoom(edge).catch(() => undefined);
+  };
+
+  /**
+   * Forwards the show's publication (`state.feed`) to `edge`'s room: a remote publisher there (a new
+   * one; the edge's previous one, of an earlier publication, goes), then the origin's RTP to it.
+   */
+  const forward = async (state: RoomState, edge: Tier): Promise<Tier> => {
+    if (state.feed === null || !state.streams) return { ...edge, feed: null };
+    const edgeAdmin = await serverOf(edge).admin();
+    if (edge.feed !== null)
+      await removeRemotePublisher(edgeAdmin, { room: edge.room, feed: edge.feed }).catch(() => undefined);
+    const feed = newJanusId();
+    const { port, rtcpPort } = await addRemotePublisher(edgeAdmin, {
+      room: edge.room,
+      feed,
+      streams: state.streams,
+    });
+    await publishRemotely(await serverOf(state).admin(), {
+      room: state.room,
+      feed: state.feed,
+      remoteId: remoteIdOf(edge),
+      // The edge's RTP goes to its Janus's own address: JANUS_URLS name them on the private network.
+      host: new URL(edge.janus).hostname,
+      port,
+      rtcpPort,
+      adminKey,
+    });
+    return { ...edge, feed };
+  };
+
+  /**
+   * Subscribes this instance's viewers of the show to its (new) publication: each on the Janus it
+   * watched on when that still serves the show, else by its rank among the show's viewers.
+   */
+  const subscribeLocalViewers = async (eventId: number): Promise<void> => {
     const sockets = await io.in(streamRoom(eventId)).local.fetchSockets();
     const viewers = sockets.filter(
       ({ data }) => data.stream?.role === 'viewer' && data.stream.eventId === eventId,
     );
-    const results = await Promise.allSettled(viewers.map(({ id }) => subscribe(id, eventId, state)));
+    if (viewers.length === 0) return;
+    const ranks = await registry.viewersOf(eventId);
+    // The edges its viewers here need, at once: not each viewer waiting for the lock in turn.
+    await stateServing(
+      eventId,
+      tierOf(Math.max(0, ...viewers.map(({ id }) => ranks.indexOf(id))), maxSubscribers),
+    );
+    const results = await Promise.allSettled(
+      viewers.map(async ({ id }) => {
+        const tier = await targetFor(eventId, Math.max(0, ranks.indexOf(id)), subscribers.get(id)?.janus);
+        if (tier) await subscribe(id, eventId, tier);
+      }),
+    );
     for (const result of results) {
       if (result.status === 'rejected')
         log.warn({ err: result.reason, eventId }, 'janus: subscribing a viewer failed');
@@ -303,21 +506,46 @@ export async function janusMedia(
     watch(publishers, socket.id, handle);
     // Janus takes subscribers for a feed once its media is up, not before.
     const { janus, room } = placed;
+    const streams = streamsOf(offer.sdp);
     handle.once(Janode.EVENT.HANDLE_WEBRTCUP, () =>
-      live.tasks.track(published(socket.id, eventId, { janus, room, feed })),
+      live.tasks.track(published(socket.id, eventId, { janus, room, feed, streams })),
     );
     if (answer) socket.emit('answer', { answer, from: SFU_PEER_ID });
   };
 
-  const published = async (broadcasterId: string, eventId: number, state: RoomState) => {
+  /**
+   * The publication's media is up: it is the show's now, and forwarded to the show's edges (each
+   * gets a new remote publisher: the previous publication's went with it) before viewers hear of it.
+   */
+  const published = async (
+    broadcasterId: string,
+    eventId: number,
+    placed: Tier & Pick<RoomState, 'streams'>,
+  ) => {
     // Stopped, or taken over, since: this publication is nobody's.
     const publication = publishers.get(broadcasterId);
-    if (publication?.feed !== state.feed) return;
+    if (publication?.feed !== placed.feed) return;
     if ((await registry.broadcasterOf(eventId)) !== broadcasterId) return release(publishers, broadcasterId);
     // Up before asking whether fans see it: a rehearsal opening meanwhile finds it up (see `started`).
     publication.up = true;
     live.tasks.track(record(broadcasterId));
-    await keep(eventId, state);
+    await registry.withMediaLock(eventId, async () => {
+      const kept = await roomOf(eventId);
+      const state: RoomState = { ...placed, edges: [] };
+      const sameRoom = kept?.janus === placed.janus && kept.room === placed.room;
+      for (const edge of sameRoom ? kept.edges : []) {
+        // An edge out of reach is left: the next viewer to need it gets another (growTo).
+        const forwarded = isConnected(edge)
+          ? await forward(state, edge).catch((error: unknown) => {
+              log.warn({ err: error, eventId, edge: edge.janus }, 'janus: show not forwarded to an edge');
+              return null;
+            })
+          : null;
+        if (forwarded) state.edges.push(forwarded);
+        else await dropEdge(state, edge);
+      }
+      await keep(eventId, state);
+    });
     await announce(eventId);
   };
 
@@ -400,7 +628,7 @@ export async function janusMedia(
       const eventId = ROOM_DESCRIPTION.exec(description)?.[1];
       if (eventId === undefined) continue;
       const kept = await roomOf(Number(eventId));
-      if (kept?.janus === server.url && kept.room === room) continue;
+      if (kept && tiersOf(kept).some((tier) => tier.janus === server.url && tier.room === room)) continue;
       await destroyRoom({ janus: server.url, room });
       log.info({ janus: server.url, room, eventId }, 'janus: removed a room left behind');
     }
@@ -415,14 +643,16 @@ export async function janusMedia(
     },
 
     async viewerJoined(socket, eventId) {
-      const state = await roomOf(eventId);
-      // Not published yet: the viewer gets its offer once the broadcaster's publication is up.
-      if (!state) return;
       // The viewer is in the stream all the same: a publication Janus lost (it restarted) is published
       // again by the studio, and the viewer is subscribed then.
-      await subscribe(socket.id, eventId, state).catch((error: unknown) =>
-        log.warn({ err: error, eventId }, 'janus: subscribing a viewer failed'),
-      );
+      try {
+        // Its rank: it was just counted in.
+        const tier = await targetFor(eventId, (await registry.viewerCount(eventId)) - 1);
+        // Not published yet: the viewer gets its offer once the broadcaster's publication is up.
+        if (tier) await subscribe(socket.id, eventId, tier);
+      } catch (error) {
+        log.warn({ err: error, eventId }, 'janus: subscribing a viewer failed');
+      }
     },
 
     async viewerLeft(viewerId) {
@@ -433,8 +663,11 @@ export async function janusMedia(
       const publisher = publishers.get(broadcasterId);
       release(publishers, broadcasterId);
       // Viewers keep their subscription (a frozen picture) until the creator publishes again.
-      const state = await roomOf(eventId);
-      if (publisher && state?.feed === publisher.feed) await keep(eventId, { ...state, feed: null });
+      if (!publisher) return;
+      await registry.withMediaLock(eventId, async () => {
+        const state = await roomOf(eventId);
+        if (state?.feed === publisher.feed) await keep(eventId, { ...state, feed: null });
+      });
     },
 
     async ended(eventId, mediaState) {
@@ -442,11 +675,13 @@ export async function janusMedia(
         for (const [socketId, { eventId: watched }] of held) if (watched === eventId) release(held, socketId);
       }
       if (!mediaState) return;
-      const { janus, room } = parseState(mediaState);
       // The stream has ended whatever Janus says: a room it keeps goes at the next start (removeLeftoverRooms).
-      await destroyRoom({ janus, room }).catch((error: unknown) =>
-        log.warn({ err: error, janus, room }, 'janus: room not destroyed'),
-      );
+      // Its origin's room first: the forwards to the edges end with it.
+      for (const { janus, room } of tiersOf(parseState(mediaState))) {
+        await destroyRoom({ janus, room }).catch((error: unknown) =>
+          log.warn({ err: error, janus, room }, 'janus: room not destroyed'),
+        );
+      }
     },
 
     async signal(socket, targetId, signal) {
