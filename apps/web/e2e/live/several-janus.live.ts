@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { ZReplay } from '@stagedoor/shared/replays';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import {
@@ -9,6 +10,7 @@ import {
 } from '../../../server/test/janus-server';
 import { startRedisServer } from '../../../server/test/redis-server';
 import { launchStudioAndAudience, type StudioAndAudience } from '../support/chromium';
+import { authorized } from '../support/factories';
 import { startBuiltServer, type RunningServer } from '../support/server';
 import { endShow, goLive, signedIn } from '../support/live-pages';
 import { expectPlaying, liveShow, type Show } from '../support/stream';
@@ -18,6 +20,8 @@ const BACK_WITHIN_MS = 10_000;
 /** Each Janus's WebRTC ports: the port a viewer's connection reaches names its Janus. */
 const RTP_PORTS = [20_000, 21_000, 22_000];
 const PORTS_EACH = 1_000;
+/** How soon after its end a show's replay is ready (issue 23). */
+const REPLAY_WITHIN_MS = 120_000;
 
 // Three Janus, a Redis and two servers of this file's own (JANUS_URLS), on the suite's PostgreSQL: the
 // shared ones must not die under the other journeys, nor hear this deployment through Redis.
@@ -33,8 +37,8 @@ beforeAll(async () => {
     ),
   );
   redis = await startRedisServer();
-  const { DATABASE_URL } = inject('deployment');
-  if (!DATABASE_URL) throw new Error("the suite's deployment names its PostgreSQL");
+  const { DATABASE_URL, DATA_DIR } = inject('deployment');
+  if (!DATABASE_URL || !DATA_DIR) throw new Error("the suite's deployment names its PostgreSQL and DATA_DIR");
   const deployment = {
     DATABASE_URL,
     REDIS_URL: redis.url,
@@ -45,6 +49,10 @@ beforeAll(async () => {
     JANUS_ADMIN_KEY: secrets.adminKey,
     // One viewer of a show per Janus: the second is served by an edge.
     JANUS_MAX_SUBSCRIBERS: '1',
+    // The suite's: its instances share this database, so their replay job may process this file's
+    // shows (and the other way round) and must find the recordings of these Janus.
+    DATA_DIR,
+    REPLAY_INTERVAL_MS: '500',
   };
   servers = [await startBuiltServer(deployment), await startBuiltServer(deployment)];
   browsers = await launchStudioAndAudience();
@@ -141,6 +149,7 @@ describe('shows over several Janus servers', () => {
       await signedIn(browsers.studio, studioSide, first.creator),
       first.eventId,
     );
+    const firstLiveAt = Date.now();
     const secondStudio = await goLive(
       await signedIn(browsers.studio, studioSide, second.creator),
       second.eventId,
@@ -192,8 +201,25 @@ describe('shows over several Janus servers', () => {
     await killAndSeePlaying(1, [view, ...secondViews]);
     expect(await Promise.all([view, ...secondViews].map(janusOfViewer))).toEqual([2, 2, 2]);
 
+    const publicS = (Date.now() - firstLiveAt) / 1000;
     await endShow(firstStudio);
     await view.getByRole('heading', { name: 'The show has ended' }).waitFor();
     await endShow(secondStudio);
-  });
+
+    // The first show was recorded on three Janus, two of them killed with its files still open: its
+    // replay holds all three parts, less the moments the moves took.
+    const replay = async () =>
+      ZReplay.parse(
+        await (
+          await fetch(`${viewerSide}/api/events/${first.eventId}/replay`, {
+            headers: authorized(first.fan.token),
+          })
+        ).json(),
+      );
+    await expect.poll(async () => (await replay()).status, { timeout: REPLAY_WITHIN_MS }).toBe('ready');
+    const { durationS = NaN } = await replay();
+    console.info(`several Janus: the first show public ${publicS.toFixed(1)} s, its replay ${durationS} s`);
+    expect(durationS).toBeGreaterThan(publicS - (2 * BACK_WITHIN_MS) / 1000);
+    expect(durationS).toBeLessThan(publicS + 3);
+  }, 240_000);
 });

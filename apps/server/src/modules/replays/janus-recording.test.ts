@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeEach, describe, expect, inject, it } from 'vitest';
 import { janusRecordingToWebm } from './janus-recording';
@@ -27,6 +27,17 @@ describe('janusRecordingToWebm', () => {
     await writeFile(`${prefix()}-video-0.mjr.tmp`, headerOnly);
     await expect(janusRecordingToWebm(prefix(), output())).rejects.toThrow(
       `${prefix()}-video-0.mjr.tmp is still being written by Janus`,
+    );
+  });
+
+  it('takes a file left open by a Janus that stopped mid-show for what it holds', async () => {
+    // Written to last a minute ago, still .tmp: its Janus was killed, the show went on elsewhere.
+    const file = `${prefix()}-video-0.mjr.tmp`;
+    await writeFile(file, headerOnly);
+    const aMinuteAgo = new Date(Date.now() - 60_000);
+    await utimes(file, aMinuteAgo, aMinuteAgo);
+    await expect(janusRecordingToWebm(prefix(), output())).rejects.toThrow(
+      `Janus recorded no packet under ${prefix()}`,
     );
   });
 

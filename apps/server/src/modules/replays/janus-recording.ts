@@ -1,6 +1,13 @@
-import { mkdtemp, open, readdir, rename, rm } from 'node:fs/promises';
+import { mkdtemp, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { probeDurationS, runTool } from './media-tools';
+
+/**
+ * Janus closes a recording's files within a second or so of the publication's end (they are `.mjr.tmp`
+ * until then): a file still open this long after its last write was left open by a Janus that stopped
+ * (killed, or crashed) mid-show, and holds what it recorded until then.
+ */
+export const JANUS_CLOSES_FILES_MS = 5_000;
 
 /** Janus's own recording format: this magic, then a 2-byte length and a JSON header (written with the first packet). */
 const MJR_MAGIC = 'MJR00002';
@@ -106,8 +113,10 @@ export async function janusRecordingToWebm(
 
 /**
  * The tracks Janus recorded under `prefix`, by m-line, and when each began. Rejects while a file is
- * still being written (`.mjr.tmp`, deploy/janus/janus.jcfg): the publication has not ended, or Janus
- * stopped before closing it. A track that never received a packet (a header alone) is left out.
+ * still being written (`.mjr.tmp`, deploy/janus/janus.jcfg, written to within JANUS_CLOSES_FILES_MS):
+ * the publication has not ended; one written to longer ago was left open by a Janus that stopped (the
+ * show went on on another Janus), and counts with what it holds. A track that never received a packet
+ * (a header alone) is left out.
  */
 async function recordedTracks(prefix: string): Promise<RecordedTrack[]> {
   const dir = path.dirname(prefix);
@@ -122,7 +131,8 @@ async function recordedTracks(prefix: string): Promise<RecordedTrack[]> {
     if (!match) continue;
     const [, kind, mindex, open] = match;
     const file = path.join(dir, name);
-    if (open) throw new Error(`${file} is still being written by Janus (or Janus stopped before closing it)`);
+    if (open && Date.now() - (await stat(file)).mtimeMs < JANUS_CLOSES_FILES_MS)
+      throw new Error(`${file} is still being written by Janus`);
     if (kind === 'data') continue;
     const header = await mjrHeader(file);
     if (header) tracks.push({ file, kind: kind as RecordedTrack['kind'], mindex: Number(mindex), ...header });

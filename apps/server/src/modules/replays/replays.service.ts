@@ -12,6 +12,7 @@ import type { AccountRow } from '../accounts/accounts.tables';
 import { EVENT_NOT_FOUND_MESSAGE, findEvent, setHasReplay } from '../events/events.service';
 import type { EventRow } from '../events/events.tables';
 import { hadRefund, summarizeOrders } from '../orders/orders.service';
+import { JANUS_CLOSES_FILES_MS } from './janus-recording';
 import { deleteReplayFiles, writeChunk } from './replay-files';
 import {
   addSegment,
@@ -53,17 +54,12 @@ export async function replayOpened(deps: ReplayDeps, eventId: number, openedAt: 
 }
 
 /**
- * Janus closes a recording's files within a second or so of the publication's end (they are `.mjr.tmp`
- * until then, and refused): its shows are processed this long after they end.
- */
-const JANUS_CLOSES_FILES_MS = 5_000;
-
-/**
  * The show ended: its recording is processed from now (through Janus, once Janus closed its files). A
  * studio sends its last chunk before it stops the show; one that dropped had the grace period
  * (STREAM_GRACE_MS) to send what it had.
  */
 export async function replayEnded(deps: ReplayDeps, eventId: number, endedAt: Date): Promise<void> {
+  // Through Janus, once it closed the files (they are `.mjr.tmp` until then, and refused).
   const processAt = new Date(endedAt.getTime() + (deps.config.janus ? JANUS_CLOSES_FILES_MS : 0));
   await markEnded(deps.db, eventId, endedAt, processAt);
 }
