@@ -210,6 +210,17 @@ const ZEnv = z
           .max(MAX_TIMER_MS, `must be at most ${MAX_TIMER_MS} ms`),
       )
       .default(5000),
+    // How long a replay's signed file address works (GET /events/{id}/replay answers it, with its
+    // expiresAt): a player asks for a fresh one once it stops. Short bounds what a shared address gives
+    // away; at least 10 s, so an address still works for the browser that asked for it.
+    REPLAY_LINK_TTL_S: wholeNumber('must be a whole number of seconds')
+      .pipe(
+        z
+          .number()
+          .min(10, 'must be at least 10 seconds')
+          .max(86_400, 'must be at most 86400 seconds (a day)'),
+      )
+      .default(1800),
     // How long one sample of a public show's viewers stands for (GET /events/{id}/analytics): each
     // instance looks twice in that time, and the first to write a show's sample of it wins.
     VIEWER_SAMPLE_INTERVAL_MS: wholeNumber('must be a whole number of milliseconds')
@@ -351,6 +362,8 @@ export interface Config {
   /** Recordings and replays: DATA_DIR/replays. */
   replaysDir: string;
   replayIntervalMs: number;
+  /** How long a replay's signed file address works. */
+  replayLinkTtlMs: number;
   /** One sample of a public show's viewers per this long. */
   viewerSampleIntervalMs: number;
   catalogueCacheMs: number;
@@ -437,6 +450,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     mailIntervalMs: vars.MAIL_INTERVAL_MS,
     replaysDir: path.join(dataDir, 'replays'),
     replayIntervalMs: vars.REPLAY_INTERVAL_MS,
+    replayLinkTtlMs: vars.REPLAY_LINK_TTL_S * 1000,
     viewerSampleIntervalMs: vars.VIEWER_SAMPLE_INTERVAL_MS,
     catalogueCacheMs: vars.CATALOGUE_CACHE_MS,
     requestTimeoutMs: vars.REQUEST_TIMEOUT_MS,

@@ -27,9 +27,6 @@ import type { ReplayRow } from './replays.tables';
 
 type ReplayDeps = Pick<Deps, 'db' | 'config'>;
 
-/** How long a replay's file address works: a player asks for a new one when it stops working. */
-export const REPLAY_URL_TTL_MS = 30 * 60_000;
-
 const RECORDING_CLOSED_MESSAGE = 'This show is not being recorded now';
 const RECORDED_BY_MEDIA_SERVER_MESSAGE = 'This show is recorded by the media server';
 const LINK_EXPIRED_MESSAGE = 'This replay link has expired';
@@ -161,7 +158,8 @@ export async function replayFor(deps: ReplayDeps, account: AccountRow, eventId: 
   const replay = event.replayEnabled ? await findReplay(deps.db, eventId) : null;
   const status = statusOf(replay);
   if (status !== 'ready' || !replay?.file || replay.durationMs === null) return { status };
-  const expires = Date.now() + REPLAY_URL_TTL_MS;
+  // Valid for REPLAY_LINK_TTL_S: a player asks for a new one when it stops working.
+  const expires = Date.now() + deps.config.replayLinkTtlMs;
   const query = new URLSearchParams({
     file: replay.file,
     expires: String(expires),

@@ -27,11 +27,15 @@ import { createTestApp } from '../../../test/test-app';
 import { processDueReplay, REPLAY_MAX_ATTEMPTS } from './processing';
 import { replayFile } from './replay-files';
 import { findReplay } from './replays.repo';
-import { REPLAY_URL_TTL_MS } from './replays.service';
 
 // The job looks for recordings to process every 100 ms, rather than every 5 s; mail stays queued (with
-// its facts) for the tests to read.
-const app = await createTestApp({ REPLAY_INTERVAL_MS: '100', MAIL_INTERVAL_MS: '2147483647' });
+// its facts) for the tests to read. Replay addresses work 10 minutes, not the default 30.
+const LINK_TTL_S = 600;
+const app = await createTestApp({
+  REPLAY_INTERVAL_MS: '100',
+  MAIL_INTERVAL_MS: '2147483647',
+  REPLAY_LINK_TTL_S: String(LINK_TTL_S),
+});
 const clients = new LiveClients(await listen(app));
 afterEach(() => {
   clients.closeAll();
@@ -127,11 +131,16 @@ describe('a show recorded by its studio', () => {
     expect((await replayOf(fan, event.id)).json()).toEqual({ status: 'processing' });
     expect(await ack(studio, 'stopStream', { eventId: event.id })).toMatchObject({ success: true });
 
+    const askedAt = Date.now();
     const replay = await readyReplay(fan, event.id);
     // 6 s and 4 s, one after the other: no gap where the studio reloaded.
     expect(replay.durationS).toBeGreaterThan(9.5);
     expect(replay.durationS).toBeLessThan(10.5);
-    expect(Date.parse(replay.expiresAt) - Date.now()).toBeGreaterThan(REPLAY_URL_TTL_MS - 60_000);
+    // Its address works REPLAY_LINK_TTL_S from when it was given, and says so.
+    const expiresAt = Date.parse(replay.expiresAt);
+    expect(expiresAt).toBeGreaterThanOrEqual(askedAt + LINK_TTL_S * 1000);
+    expect(expiresAt).toBeLessThanOrEqual(Date.now() + LINK_TTL_S * 1000);
+    expect(new URL(replay.url, 'http://stagedoor.test').searchParams.get('expires')).toBe(String(expiresAt));
     expect(await replayOf(creator, event.id).then((answer) => answer.json<Replay>().status)).toBe('ready');
     // Its ticket holders are mailed their watch link, once.
     const mailed = await mailOf('replay-ready', event.id);
@@ -228,10 +237,21 @@ describe('a show recorded by its studio', () => {
     const traversal = await withLink((query) => query.set('file', '../../db/x.webm'));
     expect(traversal.statusCode).toBe(400);
 
-    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + REPLAY_URL_TTL_MS + 1_000 });
+    // The address works until its expiresAt, and not from then on.
+    const expiresAt = Date.parse(replay.expiresAt);
+    vi.useFakeTimers({ toFake: ['Date'], now: expiresAt - 1 });
+    const lastMoment = await api(app, { method: 'GET', url: replay.url, headers: { range: 'bytes=0-99' } });
+    expect(lastMoment.statusCode).toBe(206);
+    vi.setSystemTime(expiresAt);
     const expired = await api(app, { method: 'GET', url: replay.url });
     expect(expired.statusCode).toBe(403);
     expect(expired.json()).toMatchObject({ message: 'This replay link has expired' });
+    // A fresh GET /replay gives an address that works again.
+    const fresh = await readyReplay(fan, event.id);
+    expect(fresh.url).not.toBe(replay.url);
+    expect(Date.parse(fresh.expiresAt)).toBeGreaterThanOrEqual(expiresAt + LINK_TTL_S * 1000);
+    const again = await api(app, { method: 'GET', url: fresh.url, headers: { range: 'bytes=0-99' } });
+    expect(again.statusCode).toBe(206);
   });
 
   it('takes chunks only from its creator, in order, while the show is recorded, and within its limits', async () => {
