@@ -8,7 +8,8 @@ export const REPLAY_PROCESSING_POLL_MS = 10_000;
 
 /**
  * GET /events/{id}/replay, once the show is over (`enabled`): where its replay stands and, once ready, a
- * signed address of the file valid 30 minutes. Asked again every REPLAY_PROCESSING_POLL_MS while it is
+ * signed address of the file valid until its `expiresAt` (the server's REPLAY_LINK_TTL_S, 30 minutes by
+ * default). Asked again every REPLAY_PROCESSING_POLL_MS while it is
  * being made. The player keeps the address it started with; it asks for a fresh one (`refetch`) only
  * when that one stops working.
  */

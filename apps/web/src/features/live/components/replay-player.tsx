@@ -14,16 +14,18 @@ type ReplayPlayerProps = {
 };
 
 /**
- * Fresh addresses tried in a row, without the video playing in between, before the player gives up and
- * offers "Try again": an address that fails as soon as it is new is not an expired one.
+ * Fresh addresses tried in a row, without the video reading from one in between (playing, or a seek
+ * done), before the player gives up and offers "Try again": an address that fails as soon as it is new
+ * is not an expired one.
  */
 const MAX_REFRESHES = 2;
 
 /**
  * The replay of a show (DESIGN.md "Replays"): the browser's own player on the file's signed address,
- * which answers byte ranges, so the viewer seeks anywhere; and a choice of speed. The address is valid
- * 30 minutes: when the video stops on an error (its next range refused), the player asks for a fresh
- * one and carries on from the same moment, playing if it was.
+ * which answers byte ranges, so the viewer seeks anywhere; and a choice of speed. The address works for
+ * the server's REPLAY_LINK_TTL_S (30 minutes by default): when the video stops on an error (its next
+ * range refused), the player asks for a fresh one and carries on from the same moment, playing if it
+ * was. A viewer who keeps the page open, paused, for hours goes through as many addresses.
  */
 export function ReplayPlayer({ url, durationS, onTime, refresh }: ReplayPlayerProps) {
   const videoRef = useRef<HTMLVideoElement>(null);
@@ -44,6 +46,9 @@ export function ReplayPlayer({ url, durationS, onTime, refresh }: ReplayPlayerPr
     lastTime.current = video.currentTime;
     onTime(video.currentTime);
   };
+
+  /** The video read from its address (it plays, or a seek found its frames): that address works. */
+  const readFine = () => (refreshes.current = 0);
 
   const recover = async () => {
     if (isRefreshing.current) return;
@@ -101,11 +106,14 @@ export function ReplayPlayer({ url, durationS, onTime, refresh }: ReplayPlayerPr
           onLoadedMetadata={carryOn}
           onTimeUpdate={report}
           onSeeking={report}
-          onSeeked={report}
+          onSeeked={(event) => {
+            readFine();
+            report(event);
+          }}
           onPlay={() => (wantsToPlay.current = true)}
           onPause={() => (wantsToPlay.current = false)}
           onEnded={() => (wantsToPlay.current = false)}
-          onPlaying={() => (refreshes.current = 0)}
+          onPlaying={readFine}
           onRateChange={({ currentTarget: video }) => setSpeed(video.playbackRate)}
           onError={() => void recover()}
         />

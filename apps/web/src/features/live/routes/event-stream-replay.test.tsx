@@ -256,6 +256,36 @@ describe('the replay on the stream page', () => {
     expect(screen.getByText('What a solo')).toBeInTheDocument();
   });
 
+  it('asks for a fresh address each time one expires, however often, while the viewer keeps it paused', async () => {
+    let fresh = 0;
+    const calls = stubReplayApi(() => {
+      fresh += 1;
+      return { body: ready(FRESH_FILE.replace('signature=fresh', `signature=fresh-${fresh}`)) };
+    });
+    await openStreamPage({ endShow: true });
+    const video = await waitFor(replayVideo);
+    fireEvent.pause(video);
+    const play = vi.mocked(HTMLMediaElement.prototype.play);
+    play.mockClear();
+
+    // Paused for hours: each seek there finds its address expired (the range refused), and the fresh
+    // address finds the frames there (the seek is done).
+    for (const [index, at] of [40, 100, 10, 70].entries()) {
+      video.currentTime = at;
+      fireEvent.seeking(video);
+      fireEvent.error(video);
+      await waitFor(() => expect(replayReads(calls)).toBe(index + 2));
+      await waitFor(() => expect(video.getAttribute('src')).toContain(`signature=fresh-${index + 2}`));
+      video.currentTime = 0;
+      fireEvent.loadedMetadata(video);
+      expect(video.currentTime).toBe(at);
+      fireEvent.seeked(video);
+    }
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    // Still paused, as the viewer left it.
+    expect(play).not.toHaveBeenCalled();
+  });
+
   it('offers "Try again" when fresh addresses keep failing', async () => {
     const calls = stubReplayApi({ body: ready() });
     const { user } = await openStreamPage({ endShow: true });
