@@ -6,19 +6,26 @@ import { launchStudioAndAudience, type StudioAndAudience } from './support/chrom
 import { authorized } from './support/factories';
 import { endShow, goLive, signedIn, watch } from './support/live-pages';
 import { startBuiltServer, type RunningServer } from './support/server';
-import { expectChatInTime, expectSeekInRanges, videoState } from './support/replay';
+import {
+  expectChatInTime,
+  expectExpiredAddressRefused,
+  expectSeekInRanges,
+  followReplayAddresses,
+  videoState,
+} from './support/replay';
 import { expectPlaying, liveShow } from './support/stream';
 
 /**
  * The replay, peer to peer: the studio records its public show as it goes, a reload starts a second
  * part, and after Stop the fan's stream page plays the two parts end to end with the chat in time.
- * A server of its own, whose replay job looks for work every half second.
+ * A server of its own, whose replay job looks for work every half second and whose replay addresses
+ * work 30 s: the first the fan's page got expires during the journey, and is refused at its end.
  */
 let server: RunningServer;
 let browsers: StudioAndAudience;
 let api: APIRequestContext;
 beforeAll(async () => {
-  server = await startBuiltServer({ REPLAY_INTERVAL_MS: '500' });
+  server = await startBuiltServer({ REPLAY_INTERVAL_MS: '500', REPLAY_LINK_TTL_S: '30' });
   browsers = await launchStudioAndAudience();
   api = await request.newContext({ baseURL: server.baseURL });
 }, 180_000);
@@ -48,6 +55,7 @@ describe('the replay of a show', () => {
     const studio = await goLive(creator, show.eventId);
     const publicAt = Date.now();
     const fan = await watch(fanContext, show.eventId);
+    const addresses = followReplayAddresses(fan, show.eventId);
     await expectPlaying(fan);
     await sendChat(fan, 'First, near the start');
     const firstSaidAt = Date.now();
@@ -107,7 +115,8 @@ describe('the replay of a show', () => {
     await expectSeekInRanges(seeker, show.eventId);
     await seeker.close();
 
-    // Someone without a ticket: refused on the page and by the API, and a forged address refused too.
+    // Someone without a ticket: refused on the page and by the API, and a forged address refused too
+    // (forged from one just given, so it is its signature, not its age, that is refused).
     const strangerContext = await signedIn(browsers.audience, server.baseURL, show.stranger);
     const stranger = await watch(strangerContext, show.eventId);
     await stranger.getByText('You need a ticket for this event').waitFor();
@@ -117,9 +126,22 @@ describe('the replay of a show', () => {
     });
     expect(refused.status()).toBe(403);
     expect(((await refused.json()) as { message: string }).message).toBe('You need a ticket for this event');
-    const file = new URL(replay.url ?? '', server.baseURL);
+    const current = (await (
+      await api.get(`/api/events/${show.eventId}/replay`, { headers: authorized(show.fan.token) })
+    ).json()) as Replay;
+    const file = new URL(current.url ?? '', server.baseURL);
     file.searchParams.set('signature', `${file.searchParams.get('signature')?.slice(0, -2)}xx`);
-    expect((await strangerContext.request.get(file.toString())).status()).toBe(403);
+    const forged = await strangerContext.request.get(file.toString());
+    expect(forged.status()).toBe(403);
+    expect(((await forged.json()) as { message: string }).message).toBe('This replay link is not valid');
+
+    // Last: the address the fan's page got first, past its expiry, is refused; a fresh one plays, and
+    // so does the fan's page.
+    await expectExpiredAddressRefused(fan, addresses, {
+      baseURL: server.baseURL,
+      eventId: show.eventId,
+      token: show.fan.token,
+    });
 
     await strangerContext.close();
     await fanContext.close();

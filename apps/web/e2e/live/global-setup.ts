@@ -65,6 +65,8 @@ export default async function setup(project: TestProject) {
       DATA_DIR: dataDir,
       // A show's replay is processed within half a second of its end: the journey waits for the work only.
       REPLAY_INTERVAL_MS: '500',
+      // Replay addresses work 30 s, not 30 minutes: the journey sees the first one expire, and refused.
+      REPLAY_LINK_TTL_S: '30',
     };
     // One after the other: the first runs the migrations.
     const a = await startBuiltServer(deployment);

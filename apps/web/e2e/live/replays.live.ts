@@ -4,7 +4,13 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { launchStudioAndAudience, type StudioAndAudience } from '../support/chromium';
 import { authorized } from '../support/factories';
 import { endShow, goLive, signedIn, watch } from '../support/live-pages';
-import { expectChatInTime, expectSeekInRanges, videoState } from '../support/replay';
+import {
+  expectChatInTime,
+  expectExpiredAddressRefused,
+  expectSeekInRanges,
+  followReplayAddresses,
+  videoState,
+} from '../support/replay';
 import { expectPlaying, liveShow, type Show } from '../support/stream';
 
 let browsers: StudioAndAudience;
@@ -46,7 +52,8 @@ async function sendChat(page: Page, text: string): Promise<void> {
 }
 
 // A 32 s show and 20 s of its replay played, on top of the waits: about 50 s alone, more on a loaded
-// machine (one CI run passed 90 s), so this journey has more time than the suite's default.
+// machine (one CI run passed 90 s), and up to REPLAY_LINK_TTL_S (30 s) more for the fan's first address
+// to expire (77 s in all, 20-25 s of it that wait, on 2026-11-28): more time than the suite's default.
 const JOURNEY_TIMEOUT_MS = 240_000;
 
 describe('a replay of a show through Janus', () => {
@@ -59,6 +66,7 @@ describe('a replay of a show through Janus', () => {
       // "Stop Stream" shows once the server took the start: the show is public from about now.
       const publicAt = Date.now();
       const view = await watch(await signedIn(browsers.audience, liveA, show.fan), show.eventId);
+      const addresses = followReplayAddresses(view, show.eventId);
       await expectPlaying(view);
 
       const sent: { content: string; atS: number }[] = [];
@@ -90,8 +98,6 @@ describe('a replay of a show through Janus', () => {
       );
       expect(replay.durationS).toBeGreaterThan(publicS - 3);
       expect(replay.durationS).toBeLessThan(publicS + 3);
-      const { url } = replay;
-      if (!url) throw new Error('a ready replay has an address');
 
       // The chat, each message where it was said.
       const chat = await api(`/api/events/${show.eventId}/chat`, show.fan.token);
@@ -119,8 +125,11 @@ describe('a replay of a show through Janus', () => {
       await expectSeekInRanges(seeker, show.eventId);
       await seeker.close();
 
-      // Nobody else: no replay without a ticket, no file without a valid signature.
+      // Nobody else: no replay without a ticket, no file without a valid signature. The address is one
+      // just given (they work 30 s here): its signature is refused, not its age.
       expect((await api(`/api/events/${show.eventId}/replay`, show.stranger.token)).status).toBe(403);
+      const { url } = await replayOf(show.eventId, show.fan.token);
+      if (!url) throw new Error('a ready replay has an address');
       const signed = new URL(url, liveA);
       const altered = new URL(signed);
       const signature = signed.searchParams.get('signature') ?? '';
@@ -128,15 +137,25 @@ describe('a replay of a show through Janus', () => {
         'signature',
         `${signature.slice(0, -1)}${signature.endsWith('A') ? 'B' : 'A'}`,
       );
-      expect((await api(altered.pathname + altered.search, show.stranger.token)).status).toBe(403);
       const extended = new URL(signed);
       extended.searchParams.set('expires', String(Date.now() + 24 * 60 * 60 * 1000));
-      expect((await api(extended.pathname + extended.search, show.stranger.token)).status).toBe(403);
       const elsewhere = new URL(signed.pathname.replace(`/${show.eventId}/`, `/${show.eventId + 1}/`), liveA);
       elsewhere.search = signed.search;
-      expect((await api(elsewhere.pathname + elsewhere.search, show.stranger.token)).status).toBe(403);
+      for (const forged of [altered, extended, elsewhere]) {
+        const answer = await api(forged.pathname + forged.search, show.stranger.token);
+        expect(answer.status).toBe(403);
+        expect(((await answer.json()) as { message: string }).message).toBe('This replay link is not valid');
+      }
       // The address as signed plays, for the fan's browser it was given to.
       expect((await fetch(signed, { headers: { range: 'bytes=0-0' } })).status).toBe(206);
+
+      // Last: the address the fan's page got first, past its expiry, is refused; a fresh one plays, and
+      // so does the fan's page.
+      await expectExpiredAddressRefused(view, addresses, {
+        baseURL: liveA,
+        eventId: show.eventId,
+        token: show.fan.token,
+      });
     },
   );
 });

@@ -1,6 +1,8 @@
-import type { ReplayChatMessage } from '@stagedoor/shared/replays';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { ZReplay, type Replay, type ReplayChatMessage } from '@stagedoor/shared/replays';
 import type { BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { authorized } from './factories';
 import { watch } from './live-pages';
 
 /**
@@ -18,15 +20,29 @@ export const videoState = (page: Page) =>
     readyState: video.readyState,
   }));
 
-/** Seeks the replay and waits until the browser says it got there. */
+/** How long a seek may take: the browser may first need the player to fetch a fresh address. */
+const SEEK_TIMEOUT_MS = 20_000;
+
+/** Seeks the replay and waits until the browser says it got there; fails saying why it did not. */
 async function seek(page: Page, seconds: number): Promise<void> {
   await replayVideo(page).evaluate(
-    (video: HTMLVideoElement, to) =>
-      new Promise<void>((resolve) => {
-        video.addEventListener('seeked', () => resolve(), { once: true });
+    (video: HTMLVideoElement, { to, timeoutMs }) =>
+      new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => {
+          const error = video.error ? `video error ${video.error.code}: ${video.error.message}` : 'no error';
+          reject(new Error(`the replay did not get to ${to} s within ${timeoutMs} ms (${error})`));
+        }, timeoutMs);
+        video.addEventListener(
+          'seeked',
+          () => {
+            clearTimeout(timer);
+            resolve();
+          },
+          { once: true },
+        );
         video.currentTime = to;
       }),
-    seconds,
+    { to: seconds, timeoutMs: SEEK_TIMEOUT_MS },
   );
 }
 
@@ -97,4 +113,72 @@ export async function expectSeekInRanges(context: BrowserContext, eventId: numbe
   ).toBeGreaterThan(0);
   expect((await videoState(page)).currentTime).toBeGreaterThan(duration / 2);
   await page.close();
+}
+
+/**
+ * What a fan's stream page is told of its replay's file: every answer of GET /api/events/{id}/replay it
+ * receives, and the file's refusals. Follow the page before its replay is ready.
+ */
+export function followReplayAddresses(page: Page, eventId: number) {
+  const answers: Promise<Replay>[] = [];
+  let refusals = 0;
+  page.on('response', (response) => {
+    const { pathname } = new URL(response.url());
+    if (pathname === `/api/events/${eventId}/replay` && response.status() === 200)
+      answers.push(response.json().then((body) => ZReplay.parse(body)));
+    if (pathname === `/api/events/${eventId}/replay/file` && response.status() === 403) refusals += 1;
+  });
+  const addresses = async () => (await Promise.all(answers)).filter(({ status }) => status === 'ready');
+  return { addresses, refusals: () => refusals };
+}
+
+/** A file address's answer to one range, and the server's message when it refuses. */
+async function fileAnswer(baseURL: string, url: string) {
+  const response = await fetch(new URL(url, baseURL), { headers: { range: 'bytes=0-99' } });
+  const message = response.ok ? null : ((await response.json()) as { message: string }).message;
+  if (response.ok) await response.arrayBuffer();
+  return { status: response.status, message, range: response.headers.get('content-range') };
+}
+
+/**
+ * At the end of a replay journey: the address the fan's page got first, once its `expiresAt` has passed
+ * (the deployment signs for REPLAY_LINK_TTL_S: 30 s in the journeys), answers 403 "This replay link has
+ * expired", while a fresh GET /replay gives another address that answers a range. Waits for that moment,
+ * as the server answered it, not for a guessed time (the server runs on this machine, on its clock).
+ * Then the page, whose address has expired by now, still seeks and plays: it asks for a fresh one when
+ * the file refuses it a range.
+ */
+export async function expectExpiredAddressRefused(
+  page: Page,
+  followed: ReturnType<typeof followReplayAddresses>,
+  { baseURL, eventId, token }: { baseURL: string; eventId: number; token: string },
+): Promise<void> {
+  const [first] = await followed.addresses();
+  if (!first?.url || !first.expiresAt) throw new Error("the fan's page was given the replay's address");
+  const expiresAt = Date.parse(first.expiresAt);
+  const waitedMs = Math.max(0, expiresAt - Date.now());
+  while (Date.now() < expiresAt) await sleep(expiresAt - Date.now());
+
+  const expired = await fileAnswer(baseURL, first.url);
+  const response = await fetch(`${baseURL}/api/events/${eventId}/replay`, { headers: authorized(token) });
+  expect(response.status).toBe(200);
+  const fresh = ZReplay.parse(await response.json());
+  if (fresh.status !== 'ready' || !fresh.url || !fresh.expiresAt) throw new Error('a fresh address');
+  const answered = await fileAnswer(baseURL, fresh.url);
+  console.info(
+    `first address: waited ${(waitedMs / 1000).toFixed(1)} s more for its expiry, then ${expired.status} ` +
+      `"${expired.message}"; a fresh one (valid ${((Date.parse(fresh.expiresAt) - Date.now()) / 1000).toFixed(0)} s) ` +
+      `${answered.status} ${answered.range}`,
+  );
+  expect(expired).toMatchObject({ status: 403, message: 'This replay link has expired' });
+  expect(fresh.url).not.toBe(first.url);
+  expect(Date.parse(fresh.expiresAt)).toBeGreaterThan(Date.now());
+  expect(answered).toMatchObject({ status: 206, range: expect.stringMatching(/^bytes 0-99\/\d+$/) });
+
+  await seek(page, 0.5);
+  await expectAdvancing(page);
+  console.info(
+    `the fan's page played on: ${(await followed.addresses()).length} addresses of the file given to it, ` +
+      `${followed.refusals()} file answers refused`,
+  );
 }
