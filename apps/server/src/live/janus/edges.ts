@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import type { VideoRoomHandle } from 'janode/plugins/videoroom';
 
 /**
@@ -72,7 +73,7 @@ async function request(handle: VideoRoomHandle, body: Record<string, unknown>) {
 /** What the edge gives back: where the origin sends the RTP, and where it hears the edge's RTCP (keyframe requests). */
 export async function addRemotePublisher(
   edge: VideoRoomHandle,
-  params: { room: number; feed: number; streams: RemoteStream[] },
+  params: { room: number; feed: number; streams: RemoteStream[]; host: string },
 ): Promise<{ port: number; rtcpPort: number }> {
   const answer = await request(edge, {
     request: 'add_remote_publisher',
@@ -80,6 +81,9 @@ export async function addRemotePublisher(
     id: params.feed,
     display: 'broadcaster',
     streams: params.streams,
+    // Its ports on the edge's private address only (the origin sends there), not on every address:
+    // Janus takes plain RTP on them from whoever sends it. A host name is no address to bind to.
+    ...(isIP(params.host) ? { iface: params.host } : {}),
   });
   const { port, rtcp_port: rtcpPort } = answer;
   if (typeof port !== 'number' || typeof rtcpPort !== 'number')

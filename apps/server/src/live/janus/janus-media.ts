@@ -413,17 +413,19 @@ export async function janusMedia(
     if (edge.feed !== null)
       await removeRemotePublisher(edgeAdmin, { room: edge.room, feed: edge.feed }).catch(() => undefined);
     const feed = newJanusId();
+    // The edge's RTP goes to its Janus's own address: JANUS_URLS name them on the private network.
+    const host = new URL(edge.janus).hostname;
     const { port, rtcpPort } = await addRemotePublisher(edgeAdmin, {
       room: edge.room,
       feed,
       streams: state.streams,
+      host,
     });
     await publishRemotely(await serverOf(state).admin(), {
       room: state.room,
       feed: state.feed,
       remoteId: remoteIdOf(edge),
-      // The edge's RTP goes to its Janus's own address: JANUS_URLS name them on the private network.
-      host: new URL(edge.janus).hostname,
+      host,
       port,
       rtcpPort,
       adminKey,
