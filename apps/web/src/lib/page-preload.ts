@@ -12,9 +12,12 @@ export function registerPageLoader(name: PageName, load: () => Promise<unknown>)
   loaders.set(name, load);
 }
 
-/** Starts loading the screen's code, once (the browser keeps the module); a failure waits for the real visit. */
-export function preloadPage(name: PageName): void {
-  loaders
+/**
+ * Starts loading the screen's code, once (the browser keeps the module); resolves when it is in, or
+ * failed to come (a failure waits for the real visit).
+ */
+export async function preloadPage(name: PageName): Promise<void> {
+  await loaders
     .get(name)?.()
     .catch(() => undefined);
 }

@@ -95,7 +95,7 @@ function EventDetails({ event, isRefreshing }: { event: Event; isRefreshing: boo
   const holdsTickets = ticketCount > 0;
   // A ticket holder's next screen is the stream's: its code loads now, not when they open it.
   useEffect(() => {
-    if (holdsTickets) preloadPage('stream');
+    if (holdsTickets) void preloadPage('stream');
   }, [holdsTickets]);
 
   // Purchasing needs an account: a visitor signs up as a spectator, then carries on to the checkout.

@@ -21,7 +21,7 @@ export function MyTicketsRoute() {
     orders.data?.some((order) => order.status === 'completed' && order.givenTo === null) ?? false;
   // The stream's screen is where a ticket leads: its code loads now, not when the fan opens it.
   useEffect(() => {
-    if (holdsTickets) preloadPage('stream');
+    if (holdsTickets) void preloadPage('stream');
   }, [holdsTickets]);
 
   return (
