@@ -29,6 +29,8 @@ export function readTrailer(payload: Buffer): { track: Track; index: number } | 
 
 /** Indices [from, to) of one track: what the publisher sent during a measured window. */
 export type IndexWindow = Record<SentTrack, { from: number; to: number }>;
+/** For counts that only ask whether and when subscribers played. */
+export const NO_WINDOW: IndexWindow = { main: { from: 0, to: 0 }, audio: { from: 0, to: 0 } };
 
 export interface SubscriberAccount {
   token: string;
