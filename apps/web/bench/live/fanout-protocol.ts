@@ -54,6 +54,12 @@ export interface SubscriberCount {
   offerAt: number | null;
   /** When the first main-video packet came (Date.now()). */
   firstPacketAt: number | null;
+  /**
+   * When the latest offer came (a new one follows when the show moves to another Janus), and the first
+   * main-video packet on the connection that answered it (Date.now()).
+   */
+  latestOfferAt: number | null;
+  latestFirstPacketAt: number | null;
 }
 
 /** Subscriber process → bench. */
