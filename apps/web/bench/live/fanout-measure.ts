@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { BenchShow } from './accounts';
 import { percent, startCpuMeter, startMachineMeter } from './cpu';
@@ -36,6 +37,13 @@ export interface CpuShares {
 
 /** Every Janus together: the whole deployment's forwarding work. */
 export const janusTotal = ({ janus }: CpuShares) => janus.reduce((sum, share) => sum + share, 0);
+
+/**
+ * What processes outside the bench took meanwhile, % of one core: the machine is shared, and a window
+ * where others were busy measured the bench's parties short of CPU.
+ */
+export const othersOf = (cpu: CpuShares) =>
+  Math.max(0, cpu.machine * availableParallelism() - janusTotal(cpu) - cpu.server - cpu.bench - cpu.workers);
 
 /** One deployment under load: its Janus servers, the Stagedoor server, the subscriber processes. */
 export interface Party {
@@ -87,13 +95,13 @@ export function meter({ janus, server, pool }: Party): () => CpuShares {
 }
 
 /** What each Janus of the party carries, over the deployment, in the order of the party's servers. */
-interface Carried {
+export interface Carried {
   shows: number[];
   subscribers: number[];
 }
 
 /** The server's gauges `stagedoor_janus_shows` and `stagedoor_janus_subscribers` of each Janus (NaN: absent). */
-async function carried({ server, janus }: Party): Promise<Carried> {
+export async function carried({ server, janus }: Party): Promise<Carried> {
   const response = await fetch(`${server.baseURL}/metrics`, {
     headers: { authorization: `Bearer ${METRICS_TOKEN}` },
   });
@@ -193,12 +201,12 @@ function deliveredShare(count: SubscriberCount, window: IndexWindow): number {
 }
 
 /** The share of a track's packets in the window that reached the subscribers, over them all, in %. */
-const delivered = ({ subscribers, counts, window }: LevelResult, track: SentTrack) =>
+export const delivered = ({ subscribers, counts, window }: LevelResult, track: SentTrack) =>
   (counts.reduce((sum, count) => sum + count.received[track], 0) /
     (subscribers * expectedIn(window, track))) *
   100;
 
-const playing = ({ counts }: LevelResult) => counts.filter((count) => count.playing).length;
+export const playing = ({ counts }: LevelResult) => counts.filter((count) => count.playing).length;
 
 export function deliveryRow(level: LevelResult) {
   const { subscribers, counts, window } = level;
@@ -226,6 +234,7 @@ export function cpuRow({ subscribers, cpu, publisherKbps }: LevelResult) {
     [`subscriber processes (${WORKERS}) CPU`]: percent(cpu.workers),
     'bench + publisher CPU': percent(cpu.bench),
     'machine busy (of 2 cores)': percent(cpu.machine),
+    'other processes CPU': percent(othersOf(cpu)),
     'publisher upload kbps': Math.round(publisherKbps),
   };
 }

@@ -52,7 +52,7 @@ function newConnection() {
 }
 
 /** The server asked the studio to publish again (it lost the show's Janus): when, and when it was up. */
-interface Republication {
+export interface Republication {
   askedAt: number;
   upAt: number | null;
 }

@@ -1,4 +1,4 @@
-import { buyTickets, createEvent, createShow, type BenchShow } from './accounts';
+import { anotherShow, createShow, type BenchShow } from './accounts';
 import { percent } from './cpu';
 import {
   benchLevels,
@@ -50,8 +50,7 @@ interface WaitingResult {
  */
 async function benchWaitingFans(party: Party, show: BenchShow): Promise<WaitingResult> {
   const base = party.server.baseURL;
-  const eventId = await createEvent(base, show.creator, show.fans.length);
-  await buyTickets(base, show.fans, eventId);
+  const { eventId } = await anotherShow(base, show);
   const publisher = await Publisher.start(base, show.creator.token, eventId);
   try {
     await party.pool.join(base, eventId, show.fans, WAITING_JOINS_PER_SECOND);
