@@ -118,7 +118,7 @@ function printSpread(rounds: Round[], complained: string[]): void {
   console.info(
     `\nOne show's ${VIEWERS} light werift viewers (in ${WORKERS} processes, joining at ${JOINS_PER_SECOND}/s) ` +
       `through one Janus (JANUS_URL), then through ${SPREAD_OVER} (JANUS_URLS, JANUS_MAX_SUBSCRIBERS=${MAX_SUBSCRIBERS}: ` +
-      `past that the server forwards the show to an edge Janus); ${ROUNDS} rounds each, alternating; ` +
+      `past that the server forwards the show to an edge Janus); rounds of each, alternating: ${ROUNDS}; ` +
       `${WINDOW_MS / 1000} s windows, CPU in % of one core.`,
   );
   const named = ({ label, round }: Round) => ({ deployment: label, round });
