@@ -78,6 +78,13 @@ export async function buyTickets(base: string, fans: BenchAccount[], eventId: nu
   });
 }
 
+/** The show's creator and fans again, with a new event of the creator's and a ticket of it each. */
+export async function anotherShow(base: string, show: BenchShow): Promise<BenchShow> {
+  const eventId = await createEvent(base, show.creator, show.fans.length);
+  await buyTickets(base, show.fans, eventId);
+  return { ...show, eventId };
+}
+
 /**
  * A creator with an active event and `fans` new ticket holders. The server must allow that many
  * registrations a minute from one address (AUTH_RATE_LIMIT_PER_MINUTE).

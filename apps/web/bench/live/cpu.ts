@@ -56,13 +56,8 @@ export function commandLineOf(pid: number): string | null {
   }
 }
 
-/** The first process whose command line satisfies `matches`. */
-export function findProcess(matches: (commandLine: string) => boolean): number | null {
-  return allPids().find((pid) => matches(commandLineOf(pid) ?? '')) ?? null;
-}
-
 /** A CPU reading in progress; `stop` answers the busy time since `start`, as % of one core. */
-export interface CpuMeter {
+interface CpuMeter {
   stop(): number;
 }
 

@@ -157,7 +157,7 @@ async function benchMode(mode: MediaMode): Promise<{ rows: UploadRow[]; complain
   try {
     const janus = mode === 'janus' ? await startBenchJanus() : null;
     if (janus) stops.push(janus.stop);
-    const server = await startBenchServer(janus ?? undefined);
+    const server = await startBenchServer(janus ? [janus] : []);
     stops.push(server.stop);
     const base = server.baseURL;
     const show = await createShow(base, Math.max(...LEVELS));
@@ -191,7 +191,7 @@ async function benchMode(mode: MediaMode): Promise<{ rows: UploadRow[]; complain
       await sleep(SETTLE_MS);
       rows.push(await measure(mode, level, party));
     }
-    return { rows, complaints: await complaints(mode, server, janus) };
+    return { rows, complaints: await complaints(mode, server, janus ? [janus] : []) };
   } finally {
     for (const stop of stops.reverse()) await stop().catch((error: unknown) => console.error(error));
   }

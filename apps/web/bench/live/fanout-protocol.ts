@@ -29,6 +29,8 @@ export function readTrailer(payload: Buffer): { track: Track; index: number } | 
 
 /** Indices [from, to) of one track: what the publisher sent during a measured window. */
 export type IndexWindow = Record<SentTrack, { from: number; to: number }>;
+/** For counts that only ask whether and when subscribers played. */
+export const NO_WINDOW: IndexWindow = { main: { from: 0, to: 0 }, audio: { from: 0, to: 0 } };
 
 export interface SubscriberAccount {
   token: string;
@@ -52,6 +54,12 @@ export interface SubscriberCount {
   offerAt: number | null;
   /** When the first main-video packet came (Date.now()). */
   firstPacketAt: number | null;
+  /**
+   * When the latest offer came (a new one follows when the show moves to another Janus), and the first
+   * main-video packet on the connection that answered it (Date.now()).
+   */
+  latestOfferAt: number | null;
+  latestFirstPacketAt: number | null;
 }
 
 /** Subscriber process → bench. */

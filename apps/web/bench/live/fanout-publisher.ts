@@ -36,20 +36,55 @@ function vp8Payload(bytes: number, keyframe: boolean): Buffer {
 }
 
 /**
+ * A fresh connection with the studio's three sections, in its order (broadcast-protocol.ts), and the
+ * tracks of the two that send; the overlay sends nothing.
+ */
+function newConnection() {
+  const connection = new RTCPeerConnection({ iceServers: [], iceUseIpv6: false, bundlePolicy: 'max-bundle' });
+  const tracks = {
+    main: new MediaStreamTrack({ kind: 'video' }),
+    audio: new MediaStreamTrack({ kind: 'audio' }),
+  };
+  connection.addTransceiver(tracks.main, { direction: 'sendonly' });
+  connection.addTransceiver('video', { direction: 'sendonly' });
+  connection.addTransceiver(tracks.audio, { direction: 'sendonly' });
+  return { connection, tracks };
+}
+
+/** The server asked the studio to publish again (it lost the show's Janus): when, and when it was up. */
+export interface Republication {
+  askedAt: number;
+  upAt: number | null;
+}
+
+/**
  * The fan-out bench's broadcaster: the creator's socket starts the show and publishes to `'sfu'`, as
  * the studio does (main video, overlay video, audio), from a werift connection that sends synthetic
- * RTP at PUBLISHED_RATES. Each payload carries its index (fanout-protocol.ts).
+ * RTP at PUBLISHED_RATES. Each payload carries its index (fanout-protocol.ts), counted on across
+ * connections. Asked to publish again (`viewerJoined` from `'sfu'`), it does so on a fresh connection,
+ * as the studio does (use-broadcaster.ts).
  */
 export class Publisher {
   private readonly sent: Record<SentTrack, number> = { main: 0, audio: 0 };
   private pacer: NodeJS.Timeout | undefined;
+  private current: ReturnType<typeof newConnection> | null = null;
+  /** Publications one after another: Janus's answer belongs to the latest offer. */
+  private publishing = Promise.resolve();
+  private answered: ((sdp: string) => void) | null = null;
+  readonly republications: Republication[] = [];
 
   private constructor(
     private readonly socket: LiveSocket,
     private readonly eventId: number,
-    private readonly connection: RTCPeerConnection,
-    private readonly tracks: Record<SentTrack, MediaStreamTrack>,
-  ) {}
+  ) {
+    socket.on('answer', ({ answer, from }) => {
+      if (from === SFU_PEER_ID && answer.sdp) this.answered?.(answer.sdp);
+    });
+    socket.on('viewerJoined', ({ viewerId }) => {
+      // Only once on air, as the studio: before `publish` there is nothing to publish again.
+      if (viewerId === SFU_PEER_ID && this.pacer) void this.republish();
+    });
+  }
 
   /** Goes live (`startStream`): ticket holders may join from now on, but get no media until `publish`. */
   static async start(baseURL: string, token: string, eventId: number): Promise<Publisher> {
@@ -66,21 +101,7 @@ export class Publisher {
     });
     const started = await socket.timeout(CONNECT_TIMEOUT_MS).emitWithAck('startStream', { eventId });
     if (!started.success) throw new Error(`startStream refused: ${started.code} ${started.error}`);
-
-    const connection = new RTCPeerConnection({
-      iceServers: [],
-      iceUseIpv6: false,
-      bundlePolicy: 'max-bundle',
-    });
-    const tracks = {
-      main: new MediaStreamTrack({ kind: 'video' }),
-      audio: new MediaStreamTrack({ kind: 'audio' }),
-    };
-    // The studio's three sections, in its order (broadcast-protocol.ts); the overlay sends nothing.
-    connection.addTransceiver(tracks.main, { direction: 'sendonly' });
-    connection.addTransceiver('video', { direction: 'sendonly' });
-    connection.addTransceiver(tracks.audio, { direction: 'sendonly' });
-    return new Publisher(socket, eventId, connection, tracks);
+    return new Publisher(socket, eventId);
   }
 
   /** Publishes to Janus and starts sending; viewers that joined meanwhile get their offers now. */
@@ -94,10 +115,13 @@ export class Publisher {
     return { ...this.sent };
   }
 
-  /** RTP payload bytes sent so far (outbound-rtp bytesSent, as the studio's health line adds up). */
+  /**
+   * RTP payload bytes the current connection sent so far (outbound-rtp bytesSent, as the studio's
+   * health line adds up).
+   */
   async bytesSent(): Promise<number> {
     let bytes = 0;
-    for (const stats of (await this.connection.getStats()).values()) {
+    for (const stats of (await this.current?.connection.getStats())?.values() ?? []) {
       const { type, bytesSent } = stats as { type: string; bytesSent?: number };
       if (type === 'outbound-rtp') bytes += bytesSent ?? 0;
     }
@@ -111,23 +135,45 @@ export class Publisher {
       .emitWithAck('stopStream', { eventId: this.eventId })
       .catch(() => undefined);
     this.socket.disconnect();
-    await this.connection.close();
+    await this.current?.connection.close();
   }
 
-  private async negotiate(): Promise<void> {
-    const { socket, connection } = this;
+  private async republish(): Promise<void> {
+    const republication: Republication = { askedAt: Date.now(), upAt: null };
+    this.republications.push(republication);
+    try {
+      await this.negotiate();
+      republication.upAt = Date.now();
+    } catch (error) {
+      console.error('the bench publisher could not publish again', error);
+    }
+  }
+
+  /** A new connection published to `'sfu'` once the one before is done with; closes that one. */
+  private negotiate(): Promise<void> {
+    const next = this.publishing.then(() => this.connect());
+    this.publishing = next.catch(() => undefined);
+    return next;
+  }
+
+  private async connect(): Promise<void> {
+    await this.current?.connection.close();
+    // The pacer writes to these tracks from now on: werift drops packets until the connection is up.
+    const current = newConnection();
+    this.current = current;
+    const { connection } = current;
     connection.onIceCandidate.subscribe((candidate) => {
-      if (candidate) socket.emit('ice-candidate', { targetId: SFU_PEER_ID, candidate: candidate.toJSON() });
+      if (candidate)
+        this.socket.emit('ice-candidate', { targetId: SFU_PEER_ID, candidate: candidate.toJSON() });
     });
-    const answered = new Promise<string>((resolve) =>
-      socket.on('answer', ({ answer, from }) => {
-        if (from === SFU_PEER_ID && answer.sdp) resolve(answer.sdp);
-      }),
-    );
+    const answer = new Promise<string>((resolve, reject) => {
+      this.answered = resolve;
+      setTimeout(() => reject(new Error('no answer from the media server')), CONNECT_TIMEOUT_MS).unref();
+    });
     await connection.setLocalDescription(await connection.createOffer());
     const sdp = connection.localDescription?.sdp;
-    socket.emit('offer', { targetId: SFU_PEER_ID, offer: { type: 'offer', sdp } });
-    await connection.setRemoteDescription({ type: 'answer', sdp: await answered });
+    this.socket.emit('offer', { targetId: SFU_PEER_ID, offer: { type: 'offer', sdp } });
+    await connection.setRemoteDescription({ type: 'answer', sdp: await answer });
     await connection.connectionStateChange.watch((state) => state === 'connected', CONNECT_TIMEOUT_MS);
   }
 
@@ -155,7 +201,7 @@ export class Publisher {
       // Every video packet is a whole frame.
       marker: true,
     });
-    this.tracks[track].writeRtp(new RtpPacket(header, payload));
+    this.current?.tracks[track].writeRtp(new RtpPacket(header, payload));
     this.sent[track] = index + 1;
   }
 }

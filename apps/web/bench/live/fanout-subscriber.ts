@@ -42,6 +42,12 @@ class Seen {
   }
 }
 
+/** A connection answering one offer: when the offer came, and its first main-video packet. */
+interface Answered {
+  offerAt: number;
+  firstPacketAt: number | null;
+}
+
 /**
  * A light viewer: a ticket holder's socket that joins the show through the web app's protocol and
  * answers the media server's offer with a werift peer connection that only counts what it receives.
@@ -53,6 +59,8 @@ export class Subscriber {
   private joinedAt = 0;
   private offerAt: number | null = null;
   private firstPacketAt: number | null = null;
+  private latest: Answered | null = null;
+  private answering = Promise.resolve();
 
   constructor(
     private readonly baseURL: string,
@@ -73,8 +81,15 @@ export class Subscriber {
       socket.once('connect_error', reject);
     });
     socket.on('offer', ({ offer, from }) => {
-      if (from === SFU_PEER_ID)
-        void this.answer(socket, offer).catch((error: unknown) => console.error(error));
+      if (from !== SFU_PEER_ID) return;
+      const answered: Answered = { offerAt: Date.now(), firstPacketAt: null };
+      this.offerAt ??= answered.offerAt;
+      this.latest = answered;
+      // One at a time: a new offer (the show moved to another Janus) closes the connection of the one
+      // before only once that is made, and the server gets the answers in the order of its offers.
+      this.answering = this.answering
+        .then(() => this.answer(socket, offer, answered))
+        .catch((error: unknown) => console.error(error));
     });
     this.joinedAt = Date.now();
     const ack = await socket.timeout(ACK_TIMEOUT_MS).emitWithAck('joinStream', { eventId });
@@ -91,6 +106,8 @@ export class Subscriber {
       joinToFirstPacketMs: this.firstPacketAt === null ? null : this.firstPacketAt - this.joinedAt,
       offerAt: this.offerAt,
       firstPacketAt: this.firstPacketAt,
+      latestOfferAt: this.latest?.offerAt ?? null,
+      latestFirstPacketAt: this.latest?.firstPacketAt ?? null,
     };
   }
 
@@ -100,8 +117,7 @@ export class Subscriber {
   }
 
   /** Janus's offer (the main video, the overlay, the sound): a fresh connection answers it. */
-  private async answer(socket: LiveSocket, offer: SessionDescription): Promise<void> {
-    this.offerAt ??= Date.now();
+  private async answer(socket: LiveSocket, offer: SessionDescription, answered: Answered): Promise<void> {
     await this.connection?.close();
     // No STUN (werift's default is a public one): Janus and this process share the namespace's v0.
     const connection = new RTCPeerConnection({
@@ -110,7 +126,9 @@ export class Subscriber {
       bundlePolicy: 'max-bundle',
     });
     this.connection = connection;
-    connection.onTrack.subscribe((track) => track.onReceiveRtp.subscribe((packet) => this.receive(packet)));
+    connection.onTrack.subscribe((track) =>
+      track.onReceiveRtp.subscribe((packet) => this.receive(packet, answered)),
+    );
     connection.onIceCandidate.subscribe((candidate) => {
       if (candidate) socket.emit('ice-candidate', { targetId: SFU_PEER_ID, candidate: candidate.toJSON() });
     });
@@ -120,10 +138,13 @@ export class Subscriber {
     socket.emit('answer', { targetId: SFU_PEER_ID, answer: { type: 'answer', sdp } });
   }
 
-  private receive(packet: RtpPacket): void {
+  private receive(packet: RtpPacket, answered: Answered): void {
     const trailer = readTrailer(packet.payload);
     if (!trailer || trailer.track === 'overlay') return;
     this.seen[trailer.track].mark(trailer.index);
-    if (trailer.track === 'main') this.firstPacketAt ??= Date.now();
+    if (trailer.track !== 'main') return;
+    const now = Date.now();
+    this.firstPacketAt ??= now;
+    answered.firstPacketAt ??= now;
   }
 }

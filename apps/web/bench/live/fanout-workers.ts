@@ -1,12 +1,17 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { BenchAccount } from './accounts';
-import type { FromWorker, IndexWindow, SubscriberCount, ToWorker } from './fanout-protocol';
+import {
+  NO_WINDOW,
+  type FromWorker,
+  type IndexWindow,
+  type SubscriberCount,
+  type ToWorker,
+} from './fanout-protocol';
 import { pollUntil } from './services';
 
 const WORKER_ENTRY = fileURLToPath(new URL('./fanout-worker.ts', import.meta.url));
 const REPLY_TIMEOUT_MS = 120_000;
-const NO_WINDOW: IndexWindow = { main: { from: 0, to: 0 }, audio: { from: 0, to: 0 } };
 
 interface Worker {
   process: ChildProcess;
@@ -75,11 +80,12 @@ export class SubscriberPool {
 
   /** Waits until every subscriber got video; false if `timeoutMs` passed first. */
   allPlaying(timeoutMs: number): Promise<boolean> {
-    return pollUntil(
-      async () => (await this.count(NO_WINDOW)).every(({ playing }) => playing),
-      timeoutMs,
-      250,
-    );
+    return this.until((counts) => counts.every(({ playing }) => playing), timeoutMs);
+  }
+
+  /** Waits until the subscribers' counts satisfy `check`; false if `timeoutMs` passed first. */
+  until(check: (counts: SubscriberCount[]) => boolean, timeoutMs: number): Promise<boolean> {
+    return pollUntil(async () => check(await this.count(NO_WINDOW)), timeoutMs, 250);
   }
 
   /** Every subscriber's count of `window`, over all processes. */

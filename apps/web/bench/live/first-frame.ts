@@ -394,10 +394,10 @@ export function printFirstFrames({ label, lateJoiners, waitingFans }: FirstFrame
 export async function benchJanusFirstFrame(): Promise<void> {
   const janus = await startBenchJanus();
   try {
-    const server = await startBenchServer(janus);
+    const server = await startBenchServer([janus]);
     try {
       printFirstFrames(await measureFirstFrames(server.baseURL, 'Janus (network namespace)'));
-      console.info(await complaints('janus', server, janus));
+      console.info(await complaints('janus', server, [janus]));
     } finally {
       await server.stop();
     }

@@ -151,7 +151,7 @@ function printReplays(rows: ReplayFigures[]): void {
 
 /** `tsx bench/stream.ts`'s replay part: peer to peer, the studio's MediaRecorder chunks. */
 export async function benchP2pReplay(): Promise<void> {
-  const server = await startBenchServer(undefined, { REPLAY_INTERVAL_MS: String(BENCH_REPLAY_INTERVAL_MS) });
+  const server = await startBenchServer([], { REPLAY_INTERVAL_MS: String(BENCH_REPLAY_INTERVAL_MS) });
   try {
     printReplays([await measureReplay(server, 'peer to peer')]);
     console.info(await complaints('p2p replay', server));
@@ -164,10 +164,10 @@ export async function benchP2pReplay(): Promise<void> {
 export async function benchJanusReplay(): Promise<void> {
   const janus = await startBenchJanus();
   try {
-    const server = await startBenchServer(janus, { REPLAY_INTERVAL_MS: String(BENCH_REPLAY_INTERVAL_MS) });
+    const server = await startBenchServer([janus], { REPLAY_INTERVAL_MS: String(BENCH_REPLAY_INTERVAL_MS) });
     try {
       printReplays([await measureReplay(server, 'Janus')]);
-      console.info(await complaints('janus replay', server, janus));
+      console.info(await complaints('janus replay', server, [janus]));
     } finally {
       await server.stop();
     }

@@ -1,8 +1,8 @@
 import { networkInterfaces } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { startJanusServer, type JanusServer } from '../../../server/test/janus-server';
+import { newJanusSecrets, startJanusServer, type JanusServer } from '../../../server/test/janus-server';
 import { startBuiltServer, type RunningServer } from '../../e2e/support/server';
-import { childPids, commandLineOf, findProcess } from './cpu';
+import { childPids, commandLineOf } from './cpu';
 
 /** scripts/in-netns.sh's veth end: Janus gathers its ICE candidates there (it ignores loopback). */
 const MEDIA_INTERFACE = 'v0';
@@ -19,16 +19,43 @@ export interface BenchJanus extends JanusServer {
   pid: number;
 }
 
-/** A throwaway Janus (apps/server/test/janus-server.ts) carrying media on v0, with its pid for /proc. */
-export async function startBenchJanus(): Promise<BenchJanus> {
-  const janus = await startJanusServer({ iceInterface: MEDIA_INTERFACE });
-  // Its API secret is on its command line, and unique to this instance.
-  const pid = findProcess((commandLine) => commandLine.includes(`--apisecret ${janus.apiSecret}`));
-  if (pid === null) {
+/** The child this process started since `before` was taken whose command line `matches`; exactly one. */
+function newChild(before: Set<number>, matches: (commandLine: string) => boolean, what: string): number {
+  const found = childPids(process.pid).filter(
+    (child) => !before.has(child) && matches(commandLineOf(child) ?? ''),
+  );
+  if (found.length !== 1) throw new Error(`${found.length} new ${what} processes in /proc, not one`);
+  return found[0] as number;
+}
+
+/**
+ * A throwaway Janus (apps/server/test/janus-server.ts) carrying media on v0, with its pid for /proc.
+ * Janus servers of one deployment share `secrets`; start them one after another, since each is told
+ * apart from the others as the one Janus child that appeared during its own start.
+ */
+export async function startBenchJanus(secrets = newJanusSecrets()): Promise<BenchJanus> {
+  const before = new Set(childPids(process.pid));
+  const janus = await startJanusServer({ iceInterface: MEDIA_INTERFACE, secrets });
+  try {
+    return { ...janus, pid: newChild(before, (line) => line.includes('--apisecret'), 'Janus') };
+  } catch (error) {
     await janus.stop();
-    throw new Error('the Janus process was not found in /proc');
+    throw error;
   }
-  return { ...janus, pid };
+}
+
+/** `count` Janus servers of one deployment: JANUS_URLS needs them to share their secrets. */
+export async function startBenchJanuses(count: number): Promise<BenchJanus[]> {
+  const secrets = newJanusSecrets();
+  const started: BenchJanus[] = [];
+  try {
+    // One after another: see startBenchJanus.
+    for (let index = 0; index < count; index += 1) started.push(await startBenchJanus(secrets));
+    return started;
+  } catch (error) {
+    await Promise.all(started.map((janus) => janus.stop()));
+    throw error;
+  }
 }
 
 export interface BenchServer extends RunningServer {
@@ -36,29 +63,35 @@ export interface BenchServer extends RunningServer {
 }
 
 /**
- * The built Stagedoor server as a child process (so its CPU is its own), in Janus mode when `janus` is
- * given, else peer to peer; `env` adds settings. The bench registers hundreds of accounts from one address.
+ * The built Stagedoor server as a child process (so its CPU is its own): peer to peer with no Janus,
+ * through one (JANUS_URL) or several (JANUS_URLS, which share their secrets); `env` adds settings. The
+ * bench registers hundreds of accounts from one address.
  */
 export async function startBenchServer(
-  janus?: BenchJanus,
+  janus: readonly BenchJanus[] = [],
   env: Record<string, string> = {},
 ): Promise<BenchServer> {
+  const [first] = janus;
   const before = new Set(childPids(process.pid));
   const server = await startBuiltServer({
     AUTH_RATE_LIMIT_PER_MINUTE: '100000',
-    ...(janus
-      ? { JANUS_URL: janus.url, JANUS_API_SECRET: janus.apiSecret, JANUS_ADMIN_KEY: janus.adminKey }
+    ...(first
+      ? {
+          ...(janus.length === 1
+            ? { JANUS_URL: first.url }
+            : { JANUS_URLS: janus.map(({ url }) => url).join(',') }),
+          JANUS_API_SECRET: first.apiSecret,
+          JANUS_ADMIN_KEY: first.adminKey,
+        }
       : {}),
     ...env,
   });
-  const pid = childPids(process.pid).find(
-    (child) => !before.has(child) && commandLineOf(child)?.includes('dist/server.js'),
-  );
-  if (pid === undefined) {
+  try {
+    return { ...server, pid: newChild(before, (line) => line.includes('dist/server.js'), 'server') };
+  } catch (error) {
     await server.stop();
-    throw new Error('the server process was not found in /proc');
+    throw error;
   }
-  return { ...server, pid };
 }
 
 /** Polls `check` every `everyMs` until it is true; false if `timeoutMs` passed first. */
@@ -102,24 +135,29 @@ const warningOf = (line: string): string[] => {
   }
 };
 
+/** A Janus's [ERR] and [WARN] lines, but for those of every start. */
+async function janusComplaints(janus: JanusServer): Promise<string[]> {
+  return (await janus.log()).split('\n').flatMap((line) => {
+    const tag = /\[(ERR|WARN)\]\s*(.*)$/.exec(line);
+    return tag && !JANUS_STARTUP_NOTES.test(line) ? [`[${tag[1]}] ${tag[2]}`] : [];
+  });
+}
+
 /**
- * What the server (it logs warnings and errors only) and Janus (its [ERR] and [WARN] lines) complained
- * of during a part: a product problem shows here before it shows in the figures.
+ * What the server (it logs warnings and errors only) and each Janus complained of during a part: a
+ * product problem shows here before it shows in the figures.
  */
 export async function complaints(
   label: string,
   server: RunningServer,
-  janus?: JanusServer | null,
+  janus: readonly JanusServer[] = [],
 ): Promise<string> {
   const serverLines = server.logs().split('\n').flatMap(warningOf);
-  const janusLines = janus
-    ? (await janus.log()).split('\n').flatMap((line) => {
-        const tag = /\[(ERR|WARN)\]\s*(.*)$/.exec(line);
-        return tag && !JANUS_STARTUP_NOTES.test(line) ? [`[${tag[1]}] ${tag[2]}`] : [];
-      })
-    : [];
-  return (
-    `${label}: the server logged ${serverLines.length} warnings/errors${tally(serverLines)}` +
-    (janus ? `\n${label}: Janus logged ${janusLines.length} [ERR]/[WARN] lines${tally(janusLines)}` : '')
-  );
+  const lines = [`${label}: the server logged ${serverLines.length} warnings/errors${tally(serverLines)}`];
+  for (const [index, each] of janus.entries()) {
+    const janusLines = await janusComplaints(each);
+    const name = janus.length === 1 ? 'Janus' : `Janus #${index + 1}`;
+    lines.push(`${label}: ${name} logged ${janusLines.length} [ERR]/[WARN] lines${tally(janusLines)}`);
+  }
+  return lines.join('\n');
 }
