@@ -138,15 +138,13 @@ export async function janusMedia(
     }
   }
 
+  /** The viewers cut off from `janus` as an edge, show by show (its own shows publish again instead). */
   async function resubscribe(janus: string, cutOff: [string, Subscription][]): Promise<void> {
-    for (const [viewerId, { eventId }] of cutOff) {
-      if ((await roomOf(eventId))?.janus === janus) continue;
-      const rank = (await registry.viewersOf(eventId)).indexOf(viewerId);
-      const tier = rank < 0 ? null : await targetFor(eventId, rank);
-      if (tier)
-        await subscribe(viewerId, eventId, tier).catch((error: unknown) =>
-          log.warn({ err: error, eventId }, 'janus: subscribing a viewer failed'),
-        );
+    const byShow = new Map<number, Set<string>>();
+    for (const [viewerId, { eventId }] of cutOff)
+      byShow.set(eventId, (byShow.get(eventId) ?? new Set()).add(viewerId));
+    for (const [eventId, viewers] of byShow) {
+      if ((await roomOf(eventId))?.janus !== janus) await subscribeLocalViewers(eventId, viewers);
     }
   }
 
@@ -434,13 +432,14 @@ export async function janusMedia(
   };
 
   /**
-   * Subscribes this instance's viewers of the show to its (new) publication: each on the Janus it
-   * watched on when that still serves the show, else by its rank among the show's viewers.
+   * Subscribes this instance's viewers of the show (or `only` those) to its (new) publication: each on
+   * the Janus it watched on when that still serves the show, else by its rank among the show's viewers.
    */
-  const subscribeLocalViewers = async (eventId: number): Promise<void> => {
+  const subscribeLocalViewers = async (eventId: number, only?: ReadonlySet<string>): Promise<void> => {
     const sockets = await io.in(streamRoom(eventId)).local.fetchSockets();
     const viewers = sockets.filter(
-      ({ data }) => data.stream?.role === 'viewer' && data.stream.eventId === eventId,
+      ({ id, data }) =>
+        data.stream?.role === 'viewer' && data.stream.eventId === eventId && (!only || only.has(id)),
     );
     if (viewers.length === 0) return;
     const ranks = await registry.viewersOf(eventId);
